@@ -1,0 +1,70 @@
+//! Filter mode: the inputs, in order, as one stream onto stdout.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+
+use anyhow::anyhow;
+
+use crate::Outcome;
+use crate::config::Config;
+use crate::sink::Sink;
+use crate::source::{CHUNK_SIZE, Flow, Input, pump};
+use crate::spill::Spill;
+use crate::stream::CappedStream;
+
+/// Output buffer: large writes, and one flush at the end (or per chunk
+/// with `--live`).
+pub const OUTPUT_BUFFER: usize = 64 * 1024;
+
+pub fn run(config: &Config, inputs: &[Input]) -> Outcome {
+    let stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());
+    let spill = config.spill.as_ref().map(Spill::create);
+    let mut stream = CappedStream::new(
+        config.budget,
+        spill,
+        Sink::new(stdout),
+        config.live,
+        config.header,
+    );
+    let mut problems = Vec::new();
+    let mut buffer = vec![0; CHUNK_SIZE];
+    for input in inputs {
+        let (name, result) = match input {
+            Input::Stdin => (
+                "stdin".into(),
+                pump(&mut io::stdin().lock(), &mut buffer, |chunk| {
+                    feed(&mut stream, chunk)
+                }),
+            ),
+            Input::File(path) => (
+                path.display().to_string(),
+                File::open(path).and_then(|mut file| {
+                    pump(&mut file, &mut buffer, |chunk| feed(&mut stream, chunk))
+                }),
+            ),
+        };
+        match result {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Stop) => break,
+            Err(err) => problems.push(anyhow!("{name}: {err}")),
+        }
+    }
+    let finished = stream.finish();
+    problems.extend(finished.spill_failure.map(|reason| anyhow!(reason)));
+    if let Err(err) = finished.sink.finish() {
+        problems.push(anyhow::Error::new(err).context("cannot write to stdout"));
+    }
+    Outcome {
+        problems,
+        child: None,
+    }
+}
+
+fn feed<W: Write>(stream: &mut CappedStream<W>, chunk: &[u8]) -> Flow {
+    stream.feed(chunk);
+    if stream.wants_input() {
+        Flow::Continue
+    } else {
+        Flow::Stop
+    }
+}

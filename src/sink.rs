@@ -1,0 +1,68 @@
+//! Where capped output goes: a writer that remembers its first failure.
+//!
+//! Output failing must not stop the reading: a child must never block on a
+//! full pipe, and the spill file must still be completed. So a write after a
+//! failure is dropped, and the failure is reported once, at the end.
+
+use std::io::{self, Write};
+
+pub struct Sink<W: Write> {
+    inner: W,
+    failure: Option<io::Error>,
+    last_byte: Option<u8>,
+}
+
+impl<W: Write> Sink<W> {
+    pub fn new(inner: W) -> Sink<W> {
+        Sink {
+            inner,
+            failure: None,
+            last_byte: None,
+        }
+    }
+
+    /// True once a write or flush has failed (a closed pipe, a full disk).
+    pub fn has_failed(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    /// True when nothing was written yet or the last byte was `\n`.
+    pub fn at_line_start(&self) -> bool {
+        self.last_byte.is_none_or(|b| b == b'\n')
+    }
+
+    /// Flushes and returns the first failure, if any.
+    pub fn finish(mut self) -> io::Result<()> {
+        // Through the failure-recording path, so a flush error is kept too.
+        let _ = Write::flush(&mut self);
+        self.failure.map_or(Ok(()), Err)
+    }
+
+    fn record<T>(&mut self, result: io::Result<T>) {
+        if let Err(err) = result {
+            self.failure = Some(err);
+        }
+    }
+}
+
+/// Never returns an error: failures are recorded and later writes dropped.
+impl<W: Write> Write for Sink<W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        if self.failure.is_none() && !data.is_empty() {
+            let result = self.inner.write_all(data);
+            if result.is_ok() {
+                self.last_byte = data.last().copied();
+            }
+            self.record(result);
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.failure.is_none() {
+            let result = self.inner.flush();
+            self.record(result);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,89 @@
+//! One captured stream, start to end: every chunk goes to the spill file
+//! (the tee), then to the capper; with `--live`, the settled part of the
+//! head goes on to the sink at once. At the end the rest is rendered.
+//!
+//! Filter mode has one such stream; wrap mode one or two (stdout, stderr).
+
+use std::io::Write;
+
+use crate::capture::{Budget, Capper};
+use crate::render::{HeaderPlace, SpillNote, write_capped};
+use crate::sink::Sink;
+use crate::spill::Spill;
+
+pub struct CappedStream<W: Write> {
+    capper: Capper,
+    spill: Option<Spill>,
+    sink: Sink<W>,
+    live: bool,
+    /// Head bytes already printed by `--live`.
+    printed: usize,
+    header: bool,
+}
+
+/// A stream after its end: the sink, for a status line, and what to report.
+pub struct Finished<W: Write> {
+    pub sink: Sink<W>,
+    pub spill_failure: Option<String>,
+}
+
+impl<W: Write> CappedStream<W> {
+    pub fn new(
+        budget: Budget,
+        spill: Option<Spill>,
+        sink: Sink<W>,
+        live: bool,
+        header: bool,
+    ) -> CappedStream<W> {
+        CappedStream {
+            capper: Capper::new(budget),
+            spill,
+            sink,
+            live,
+            printed: 0,
+            header,
+        }
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if let Some(spill) = &mut self.spill {
+            spill.write(chunk);
+        }
+        self.capper.push(chunk);
+        if self.live {
+            let settled = self.capper.settled_head_len();
+            if settled > self.printed {
+                self.sink
+                    .write_all(&self.capper.head_bytes()[self.printed..settled])
+                    .ok();
+                self.sink.flush().ok();
+                self.printed = settled;
+            }
+        }
+    }
+
+    /// False once reading on can change nothing: the output is gone and no
+    /// spill file waits for the rest.
+    pub fn wants_input(&self) -> bool {
+        self.spill.is_some() || !self.sink.has_failed()
+    }
+
+    pub fn finish(mut self) -> Finished<W> {
+        let capture = self.capper.finish();
+        let header = match (self.header, self.live) {
+            (false, _) => HeaderPlace::Omitted,
+            (true, false) => HeaderPlace::Top,
+            (true, true) => HeaderPlace::Bottom,
+        };
+        let note = self.spill.as_ref().map_or(SpillNote::None, Spill::note);
+        // The sink records write failures itself; see `Sink`.
+        write_capped(&mut self.sink, &capture, self.printed, header, note).ok();
+        let spill_failure = self
+            .spill
+            .and_then(|spill| spill.finish(capture.cut().is_some()));
+        Finished {
+            sink: self.sink,
+            spill_failure,
+        }
+    }
+}
