@@ -78,34 +78,39 @@ impl Capper {
         &self.head
     }
 
-    /// How many head bytes are certain to be printed first, in order,
-    /// whatever arrives later: what `--live` may print now.
+    /// How many head bytes `--live` may print now, in order, before the
+    /// rest of the stream is known.
     ///
-    /// Once H+1 bytes are in, the head cut is final. Before that, a lower
-    /// bound: the line limit and the UTF-8 rule can only move the cut back
-    /// from what has arrived, and the line rule never moves it before the
-    /// last line boundary in what remains.
+    /// Once H+1 bytes are in, this is the head cut itself. Before that it is
+    /// the end of the last complete line (`--cut lines`) or character
+    /// (`--cut bytes`) that arrived, and never past the `--lines` limit:
+    /// on valid UTF-8 the final cut cannot land before it. On invalid UTF-8
+    /// it could (a continuation byte right after a newline moves the cut
+    /// back), so the capture is finished with
+    /// [`finish_with_head_at_least`](Capper::finish_with_head_at_least):
+    /// what was printed stays the head.
     pub fn settled_head_len(&self) -> usize {
         if self.head.len() == self.head_capacity {
             return head_cut(&self.head, self.total_bytes, &self.budget) as usize;
         }
-        let mut bound = self.head.len() as u64;
-        if let Some(end) = self
-            .budget
-            .lines
-            .and_then(|n| end_of_line(&self.head, n / 2))
-        {
-            bound = bound.min(end);
+        let mut arrived = &self.head[..];
+        if let Some(end) = self.budget.lines.and_then(|n| end_of_line(arrived, n / 2)) {
+            arrived = &arrived[..end as usize];
         }
-        let bound = bound.saturating_sub(MAX_CONTINUATION_BYTES) as usize;
         match self.budget.cut {
-            CutMode::Bytes => bound,
-            CutMode::Lines => memrchr(b'\n', &self.head[..bound]).map_or(0, |p| p + 1),
+            CutMode::Lines => memrchr(b'\n', arrived).map_or(0, |p| p + 1),
+            CutMode::Bytes => complete_characters(arrived),
         }
     }
 
     /// Ends the stream and decides the cuts.
     pub fn finish(self) -> Capture {
+        self.finish_with_head_at_least(0)
+    }
+
+    /// Ends the stream; a cut head keeps at least `printed` bytes (see
+    /// [`settled_head_len`](Capper::settled_head_len)).
+    pub fn finish_with_head_at_least(self, printed: usize) -> Capture {
         let n = self.total_bytes;
         let lines = self.newlines + u64::from(self.last_byte.is_some_and(|b| b != b'\n'));
         let mut head = self.head;
@@ -131,7 +136,7 @@ impl Capper {
             cut: None,
         };
         if !fits {
-            capture.cut = Some(capture.decide_cut(&self.budget, self.newlines));
+            capture.cut = Some(capture.decide_cut(&self.budget, self.newlines, printed as u64));
         }
         capture
     }
@@ -144,6 +149,21 @@ fn capacity_for(budget: u64) -> usize {
 
 fn is_continuation(byte: u8) -> bool {
     byte & 0xC0 == 0x80
+}
+
+/// The length of `bytes` without a possibly incomplete last character:
+/// trailing continuation bytes and the lead byte before them.
+fn complete_characters(bytes: &[u8]) -> usize {
+    let mut end = bytes.len();
+    let mut steps = 0;
+    while end > 0 && steps < MAX_CONTINUATION_BYTES && is_continuation(bytes[end - 1]) {
+        end -= 1;
+        steps += 1;
+    }
+    if end > 0 && bytes[end - 1] >= 0xC0 {
+        end -= 1;
+    }
+    end
 }
 
 /// The index just after the k-th `\n` of `bytes` (0 for k = 0), if present.
@@ -254,8 +274,8 @@ impl Capture {
         &kept[(from - self.tail_start) as usize..]
     }
 
-    fn decide_cut(&self, budget: &Budget, newlines: u64) -> Cut {
-        let head_end = head_cut(&self.head, self.total_bytes, budget);
+    fn decide_cut(&self, budget: &Budget, newlines: u64, printed: u64) -> Cut {
+        let head_end = head_cut(&self.head, self.total_bytes, budget).max(printed);
         let tail_start = self.tail_cut(budget, newlines);
         let newlines_before_tail =
             newlines - memchr_iter(b'\n', self.tail_from(tail_start - 1)).count() as u64;

@@ -69,7 +69,7 @@ impl<W: Write> CappedStream<W> {
     }
 
     pub fn finish(mut self) -> Finished<W> {
-        let capture = self.capper.finish();
+        let capture = self.capper.finish_with_head_at_least(self.printed);
         let header = match (self.header, self.live) {
             (false, _) => HeaderPlace::Omitted,
             (true, false) => HeaderPlace::Top,

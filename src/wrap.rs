@@ -12,7 +12,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -57,6 +57,7 @@ pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
     let sigchld = signal_hook::low_level::pipe::register(SIGCHLD, exit_notifier)
         .context("cannot install a SIGCHLD handler")?;
 
+    become_subreaper();
     let mut command = build_command(wrap);
     let merged = match wrap.stderr {
         StderrMode::Merged => {
@@ -133,7 +134,6 @@ pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
     };
     let stdout = Sink::new(BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock()));
     let mut supervisor = Supervisor {
-        child,
         group,
         pipes,
         exit_alarm,
@@ -202,6 +202,18 @@ fn build_command(wrap: &WrapConfig) -> Command {
     command
 }
 
+/// Orphans of the child's group are handed to toolcap instead of init, so
+/// toolcap reaps them and can tell when the whole group is gone; an init
+/// that reaps slowly (as in many containers) would otherwise keep zombies
+/// in the group.
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_CHILD_SUBREAPER only sets a flag on this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
 fn file_from(pipe: impl Into<OwnedFd>) -> File {
     File::from(pipe.into())
 }
@@ -211,7 +223,7 @@ fn file_from(pipe: impl Into<OwnedFd>) -> File {
 const GROUP_CHECK_INTERVAL: Duration = Duration::from_millis(50);
 
 struct Supervisor<'a, O: Write, E: Write> {
-    child: Child,
+    /// The child's pid, which is also its process group's id.
     group: libc::pid_t,
     /// The child's stdout (or both, merged) and stderr; `None` once closed.
     pipes: [Option<File>; 2],
@@ -240,9 +252,9 @@ impl<O: Write, E: Write> Supervisor<'_, O, E> {
         let mut exit_signalled = true;
         let mut buffer = vec![0; CHUNK_SIZE];
         loop {
-            if exit_signalled && exited.is_none() {
-                exited = self.child.try_wait().context("cannot wait for the child")?;
-                if exited.is_some() {
+            if exit_signalled {
+                if let Some(status) = self.reap() {
+                    exited = Some(status);
                     drain_until = Some(Instant::now() + self.wrap.drain);
                 }
             }
@@ -269,7 +281,8 @@ impl<O: Write, E: Write> Supervisor<'_, O, E> {
 
             let group_check =
                 (exited.is_some() && kill_at.is_some()).then(|| now + GROUP_CHECK_INTERVAL);
-            let wake_at = [term_at, kill_at, drain_until, group_check]
+            let drain_check = drain_until.filter(|_| pipes_open);
+            let wake_at = [term_at, kill_at, drain_check, group_check]
                 .into_iter()
                 .flatten()
                 .min();
@@ -291,6 +304,24 @@ impl<O: Write, E: Write> Supervisor<'_, O, E> {
             (true, Some(timeout)) => ChildStatus::TimedOut(timeout),
             _ => ChildStatus::from_exit(status),
         })
+    }
+
+    /// Reaps every process of the child's group that has ended: the child,
+    /// and the orphans handed to us as subreaper (other children of this
+    /// process are left alone). Returns the child's status once.
+    fn reap(&mut self) -> Option<ExitStatus> {
+        let mut ours = None;
+        loop {
+            let mut status = 0;
+            // SAFETY: waitpid(2) writes only to `status`.
+            let pid = unsafe { libc::waitpid(-self.group, &mut status, libc::WNOHANG) };
+            if pid <= 0 {
+                return ours;
+            }
+            if pid == self.group {
+                ours = Some(ExitStatus::from_raw(status));
+            }
+        }
     }
 
     /// Polls the open pipes and the exit alarm; which of [pipe 0, pipe 1,

@@ -1,0 +1,170 @@
+//! Bad input and faults: one clear line, the right exit status, nothing lost.
+
+use predicates::prelude::*;
+
+use crate::common::{repeated, temp_dir, toolcap, truncated};
+
+#[test]
+fn unreadable_file_is_reported_and_the_others_are_read() {
+    let dir = temp_dir("unreadable");
+    std::fs::write(dir.join("good"), "good\n").unwrap();
+    std::fs::create_dir(dir.join("a-directory")).unwrap();
+    toolcap()
+        .current_dir(&dir)
+        .args(["missing", "good", "a-directory", "good"])
+        .assert()
+        .code(1)
+        .stdout("good\ngood\n")
+        .stderr(
+            "toolcap: missing: No such file or directory (os error 2)\n\
+             toolcap: a-directory: Is a directory (os error 21)\n",
+        );
+}
+
+#[test]
+fn bad_sizes_are_usage_errors_that_quote_the_value() {
+    for bad in ["1.5k", "10QB", "-3", "99999999999999999999", ""] {
+        toolcap()
+            .arg(format!("--max={bad}"))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(
+                predicate::str::contains(format!("'{bad}'")).and(
+                    predicate::str::contains("expected digits")
+                        .or(predicate::str::contains("too large")),
+                ),
+            );
+    }
+    toolcap()
+        .args(["--head", "120%"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'120%'"));
+    toolcap()
+        .env("TOOLCAP_MAX", "ten")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "invalid TOOLCAP_MAX: invalid size 'ten'",
+        ));
+}
+
+#[test]
+fn files_and_a_command_together_are_a_usage_error() {
+    toolcap()
+        .args(["file", "--", "echo"])
+        .assert()
+        .code(2)
+        .stdout("");
+    toolcap()
+        .args(["--timeout", "1s"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--timeout"));
+}
+
+#[test]
+fn help_documents_sizes_format_and_exit_statuses() {
+    toolcap().arg("--help").assert().success().stdout(
+        predicate::str::contains("10k is 10,000 bytes")
+            .and(predicate::str::contains("bytes truncated"))
+            .and(predicate::str::contains("Exit status, wrap mode")),
+    );
+}
+
+#[test]
+fn stdout_closed_early_is_a_quiet_success_and_the_spill_is_complete() {
+    let dir = temp_dir("closed-stdout");
+    let spill = dir.join("full");
+    let script = format!(
+        "head -c 5000000 /dev/zero | tr '\\0' 'x' | fold -w 99 | {} --max 2M --spill {} | head -c 10",
+        crate::common::BIN,
+        spill.display()
+    );
+    let output = std::process::Command::new("bash")
+        .args(["-o", "pipefail", "-c", &script])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(output.stdout, b"Warning: t");
+    assert_eq!(output.stderr, b"");
+    assert_eq!(
+        std::fs::metadata(&spill).unwrap().len(),
+        5_000_000 + 5_000_000 / 99
+    );
+}
+
+#[test]
+fn stdout_that_fails_is_an_error() {
+    let dev_full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let input = temp_dir("dev-full").join("input");
+    std::fs::write(&input, "some output\n").unwrap();
+    let output = crate::common::std_toolcap()
+        .stdout(dev_full)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "toolcap: cannot write to stdout: No space left on device (os error 28)\n"
+    );
+}
+
+#[test]
+fn spill_file_that_cannot_be_created_still_gives_the_capped_output() {
+    let input = repeated("abcd\n", 10);
+    let reason =
+        "cannot create spill file '/nonexistent/dir/spill': No such file or directory (os error 2)";
+    let expected = truncated(
+        50,
+        10,
+        b"abcd\n",
+        &format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]"),
+        b"abcd\n",
+    );
+    toolcap()
+        .args(["--max", "10", "--spill", "/nonexistent/dir/spill"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout(expected)
+        .stderr(format!("toolcap: {reason}\n"));
+}
+
+#[test]
+fn spill_file_on_a_full_disk_is_reported() {
+    let input = repeated("abcd\n", 10);
+    let reason = "cannot write spill file '/dev/full': No space left on device (os error 28)";
+    let expected = truncated(
+        50,
+        10,
+        b"abcd\n",
+        &format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]"),
+        b"abcd\n",
+    );
+    toolcap()
+        .args(["--max", "10", "--spill", "/dev/full"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout(expected)
+        .stderr(format!("toolcap: {reason}\n"));
+}
+
+#[test]
+fn spill_failure_without_truncation_is_still_reported() {
+    toolcap()
+        .args(["--spill", "/nonexistent/spill"])
+        .write_stdin("fits\n")
+        .assert()
+        .code(1)
+        .stdout("fits\n")
+        .stderr(predicate::str::starts_with(
+            "toolcap: cannot create spill file '/nonexistent/spill'",
+        ));
+}

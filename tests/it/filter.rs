@@ -1,0 +1,383 @@
+//! Filter mode: the output contract, byte for byte.
+
+use crate::common::{repeated, temp_dir, toolcap, truncated};
+
+#[test]
+fn readme_example_10000_lines_of_abcd() {
+    let input = repeated("abcd\n", 10_000);
+    let expected = truncated(
+        50_000,
+        10_000,
+        &input[..5_000],
+        "[... 40000 bytes truncated ...]",
+        &input[45_000..],
+    );
+    toolcap()
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected)
+        .stderr("");
+}
+
+#[test]
+fn empty_input_gives_empty_output() {
+    toolcap().write_stdin("").assert().success().stdout("");
+}
+
+#[test]
+fn input_below_and_at_the_cap_passes_unchanged() {
+    toolcap()
+        .args(["--max", "10"])
+        .write_stdin("123456789")
+        .assert()
+        .success()
+        .stdout("123456789");
+    toolcap()
+        .args(["--max", "10"])
+        .write_stdin("123456789\n")
+        .assert()
+        .success()
+        .stdout("123456789\n");
+}
+
+#[test]
+fn one_byte_over_the_cap_cuts_one_byte() {
+    let expected = truncated(11, 1, b"12345", "[... 1 bytes truncated ...]", b"7890\n");
+    toolcap()
+        .args(["--max", "10"])
+        .write_stdin("1234567890\n")
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn no_trailing_newline_counts_the_last_line() {
+    let input = "line1\nline2\nline3\nline4\nlast-line-without-newline";
+    let expected = truncated(
+        input.len(),
+        5,
+        b"line1\n",
+        "[... 18 bytes truncated ...]",
+        b"last-line-without-newline",
+    );
+    toolcap()
+        .args(["--head", "8", "--tail", "25"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn crlf_lines_cut_after_the_newline() {
+    let input = "one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n";
+    let expected = truncated(
+        input.len(),
+        5,
+        b"one\r\ntwo\r\n",
+        "[... 13 bytes truncated ...]",
+        b"five\r\n",
+    );
+    toolcap()
+        .args(["--head", "11", "--tail", "7"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn multibyte_characters_straddling_both_cuts_stay_whole() {
+    // "€" is E2 82 AC. Head budget 8 ends inside the second "€" (B[8] is a
+    // continuation byte): h moves back to 7. The tail starts at 24, on "y".
+    let input = "abcd€€€€€€wxyz€€".as_bytes();
+    let expected = truncated(
+        input.len(),
+        1,
+        "abcd€".as_bytes(),
+        "[... 17 bytes truncated ...]",
+        "yz€€".as_bytes(),
+    );
+    toolcap()
+        .args(["--max", "16", "--cut", "bytes"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn invalid_utf8_at_the_cuts_passes_as_bytes() {
+    let input = b"a\x80\x80\x80\x80\x80cdefgh\x80\x80\x80\x80".to_vec();
+    // Head: h = 4 moves back over continuation bytes at most 3 times, to 1
+    // (B[1] is still one). Tail: t = 12 moves forward 3 times, to 15.
+    let expected = truncated(
+        input.len(),
+        1,
+        b"a",
+        "[... 14 bytes truncated ...]",
+        b"\x80",
+    );
+    toolcap()
+        .args(["--max", "8", "--cut", "bytes"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn one_giant_line_is_cut_mid_line() {
+    let input = "x".repeat(100_000);
+    let expected = truncated(
+        100_000,
+        1,
+        &input.as_bytes()[..50],
+        "[... 99900 bytes truncated ...]",
+        &input.as_bytes()[..50],
+    );
+    toolcap()
+        .args(["--max", "100"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn cut_moves_to_a_line_boundary_only_within_a_quarter_budget() {
+    // Head budget 20: the line starts at 11, 9 bytes back (> 20/4): the cut
+    // stays mid-line. Tail budget 25: t = 34 and the next line starts at 37,
+    // 3 bytes on (<= 25/4): the cut moves there.
+    let input = "first-line\nsecond-line-is-long\nthird\nfourth-line\nlast-line\n";
+    let expected = truncated(
+        59,
+        5,
+        b"first-line\nsecond-li",
+        "[... 17 bytes truncated ...]",
+        b"fourth-line\nlast-line\n",
+    );
+    toolcap()
+        .args(["--head", "20", "--tail", "25"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn cut_bytes_cuts_exactly_at_the_budget() {
+    let input = repeated("abcd\n", 10);
+    let expected = truncated(
+        50,
+        10,
+        b"abcd\nab",
+        "[... 36 bytes truncated ...]",
+        b"d\nabcd\n",
+    );
+    toolcap()
+        .args(["--max", "14", "--cut", "bytes", "--head", "7"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn lines_cap_keeps_half_at_each_end() {
+    let input: String = (1..=20).map(|i| format!("{i}\n")).collect();
+    let expected = truncated(
+        input.len(),
+        20,
+        b"1\n2\n",
+        "[... 38 bytes truncated ...]",
+        b"18\n19\n20\n",
+    );
+    toolcap()
+        .args(["--lines", "5"])
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(expected);
+    // Within the line cap and the byte cap: unchanged.
+    toolcap()
+        .args(["-n", "20"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(input_of(20));
+}
+
+fn input_of(lines: usize) -> String {
+    (1..=lines).map(|i| format!("{i}\n")).collect()
+}
+
+#[test]
+fn stricter_of_lines_and_bytes_wins_at_each_end() {
+    // Lines allow 2 at each end (4 and 6 bytes); bytes allow 3. The head is
+    // cut at 3, mid-line (the line start is 1 byte back, more than 3/4); the
+    // tail starts at 51 - 3 = 48, already a line start.
+    let input = input_of(20);
+    let expected = truncated(
+        input.len(),
+        20,
+        b"1\n2",
+        "[... 45 bytes truncated ...]",
+        b"20\n",
+    );
+    toolcap()
+        .args(["--lines", "4", "--head", "3", "--tail", "3"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn head_and_tail_as_sizes_and_percentages() {
+    let input = repeated("0123456789\n", 100);
+    let head_20_pct = truncated(
+        1_100,
+        100,
+        &input[..22],
+        "[... 990 bytes truncated ...]",
+        &input[1_012..],
+    );
+    toolcap()
+        .args(["--max", "110", "--head", "20%"])
+        .write_stdin(input.clone())
+        .assert()
+        .stdout(head_20_pct);
+    let tail_only = truncated(
+        1_100,
+        100,
+        &input[..66],
+        "[... 990 bytes truncated ...]",
+        &input[1_056..],
+    );
+    toolcap()
+        .args(["--max", "110", "--tail", "44"])
+        .write_stdin(input.clone())
+        .assert()
+        .stdout(tail_only);
+    let both = truncated(
+        1_100,
+        100,
+        &input[..11],
+        "[... 1056 bytes truncated ...]",
+        &input[1_067..],
+    );
+    toolcap()
+        .args(["--head", "11", "--tail", "3%", "--max", "1100"])
+        .write_stdin(input)
+        .assert()
+        .stdout(both);
+}
+
+#[test]
+fn tokens_budget_is_four_bytes_per_token() {
+    let input = repeated("abc\n", 100);
+    let expected = truncated(
+        400,
+        100,
+        &input[..20],
+        "[... 360 bytes truncated ...]",
+        &input[380..],
+    );
+    toolcap()
+        .args(["--tokens", "10"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn toolcap_max_environment_sets_the_default() {
+    let input = repeated("abc\n", 100);
+    let expected = truncated(
+        400,
+        100,
+        &input[..20],
+        "[... 360 bytes truncated ...]",
+        &input[380..],
+    );
+    toolcap()
+        .env("TOOLCAP_MAX", "40")
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(expected);
+    toolcap()
+        .env("TOOLCAP_MAX", "40")
+        .args(["--max", "1k"])
+        .write_stdin(input.clone())
+        .assert()
+        .stdout(input);
+}
+
+#[test]
+fn no_header_omits_the_header_and_blank_line() {
+    toolcap()
+        .args(["--max", "4", "--no-header"])
+        .write_stdin("a\nb\nc\nd\n")
+        .assert()
+        .success()
+        .stdout("a\n[... 4 bytes truncated ...]\nd\n");
+}
+
+#[test]
+fn file_and_stdin_give_the_same_output() {
+    let dir = temp_dir("file-vs-stdin");
+    let input = repeated("some log line\n", 1_000);
+    let path = dir.join("log");
+    std::fs::write(&path, &input).unwrap();
+    let from_stdin = toolcap().write_stdin(input).output().unwrap().stdout;
+    toolcap()
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(from_stdin.clone());
+    toolcap()
+        .arg("-")
+        .pipe_stdin(&path)
+        .unwrap()
+        .assert()
+        .success()
+        .stdout(from_stdin);
+}
+
+#[test]
+fn several_files_are_one_stream_in_order() {
+    let dir = temp_dir("several-files");
+    std::fs::write(dir.join("a"), "a1\na2\n").unwrap();
+    std::fs::write(dir.join("b"), "b1\nb2").unwrap();
+    std::fs::write(dir.join("c"), "\nc1\n").unwrap();
+    toolcap()
+        .current_dir(&dir)
+        .args(["a", "b", "-", "c"])
+        .write_stdin("in\n")
+        .assert()
+        .success()
+        .stdout("a1\na2\nb1\nb2in\n\nc1\n");
+    let expected = truncated(15, 5, b"a1", "[... 10 bytes truncated ...]", b"c1\n");
+    toolcap()
+        .current_dir(&dir)
+        .args(["--max", "5", "a", "b", "c"])
+        .write_stdin("")
+        .assert()
+        .stdout(expected);
+}
+
+#[test]
+fn binary_input_passes_through_unchanged() {
+    let input: Vec<u8> = (0..=255u8).cycle().take(1_000).collect();
+    toolcap()
+        .args(["--max", "1k"])
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(input);
+}

@@ -1,0 +1,60 @@
+//! `--live`: the head as it arrives, the rest at the end.
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::common::{repeated, std_toolcap, toolcap};
+
+#[test]
+fn live_output_that_fits_is_unchanged() {
+    let input = repeated("progress\n", 10);
+    toolcap()
+        .args(["--live"])
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(input);
+}
+
+#[test]
+fn live_output_puts_the_header_lines_last() {
+    let input = repeated("abcd\n", 10);
+    toolcap()
+        .args(["--live", "--max", "10"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(
+            "abcd\n[... 40 bytes truncated ...]\nabcd\n\
+             Warning: truncated output (original token count: 13)\nTotal output lines: 10\n",
+        );
+    toolcap()
+        .args(["--live", "--max", "10", "--no-header"])
+        .write_stdin("0123456789abcdef")
+        .assert()
+        .stdout("01234\n[... 6 bytes truncated ...]\nbcdef");
+}
+
+#[test]
+fn live_shows_the_first_line_while_the_command_runs() {
+    let mut child = std_toolcap()
+        .args(["--live", "-c", "echo first; sleep 30; echo never"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "first\n");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "the line came only at the end"
+    );
+    // SAFETY: kill(2) on our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM));
+}

@@ -1,0 +1,11 @@
+//! Integration tests: the real binary, hermetic (no TOOLCAP_* from the
+//! caller's environment), byte-exact. One crate, modules by topic.
+
+mod common;
+mod errors;
+mod filter;
+mod live;
+mod properties;
+mod real_output;
+mod spill;
+mod wrap;

@@ -1,0 +1,138 @@
+//! Spill files: the full input is saved, and the marker says where.
+
+use std::os::unix::fs::PermissionsExt;
+
+use crate::common::{repeated, temp_dir, toolcap, truncated};
+
+#[test]
+fn spill_file_equals_the_input_and_the_marker_names_it() {
+    let dir = temp_dir("spill-file");
+    let spill = dir.join("full.log");
+    let input = repeated("abcd\n", 10_000);
+    let marker = format!(
+        "[... 40000 bytes truncated (lines 1001-9000); full output in {} ...]",
+        spill.display()
+    );
+    let expected = truncated(50_000, 10_000, &input[..5_000], &marker, &input[45_000..]);
+    toolcap()
+        .arg("--spill")
+        .arg(&spill)
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(expected);
+    assert_eq!(std::fs::read(&spill).unwrap(), input);
+    assert_eq!(
+        std::fs::metadata(&spill).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}
+
+#[test]
+fn spill_file_is_written_even_when_the_output_fits() {
+    let dir = temp_dir("spill-fits");
+    let spill = dir.join("full.log");
+    std::fs::write(&spill, "old content that is longer").unwrap();
+    toolcap()
+        .arg("--spill")
+        .arg(&spill)
+        .write_stdin("short\n")
+        .assert()
+        .success()
+        .stdout("short\n");
+    assert_eq!(std::fs::read(&spill).unwrap(), b"short\n");
+}
+
+#[test]
+fn spill_dir_keeps_a_private_file_only_when_truncated() {
+    let dir = temp_dir("spill-dir").join("made/by/toolcap");
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&dir)
+        .write_stdin("fits\n")
+        .assert()
+        .success()
+        .stdout("fits\n");
+    assert_eq!(
+        std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "fitting output leaves no file"
+    );
+
+    let input = repeated("line\n", 100);
+    let output = toolcap()
+        .arg("--spill-dir")
+        .arg(&dir)
+        .arg("--max=20")
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    assert_eq!(std::fs::read(&files[0]).unwrap(), input);
+    assert_eq!(
+        std::fs::metadata(&files[0]).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let marker = format!(
+        "[... 480 bytes truncated (lines 3-98); full output in {} ...]",
+        files[0].display()
+    );
+    assert_eq!(
+        output.stdout,
+        truncated(500, 100, &input[..10], &marker, &input[490..])
+    );
+}
+
+#[test]
+fn spill_dir_from_the_environment() {
+    let dir = temp_dir("spill-env");
+    toolcap()
+        .env("TOOLCAP_SPILL_DIR", &dir)
+        .arg("--max=4")
+        .write_stdin("a\nb\nc\nd\n")
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+#[test]
+fn eight_concurrent_spill_dir_runs_get_eight_distinct_complete_files() {
+    let dir = temp_dir("spill-concurrent");
+    let runs: Vec<_> = (0..8)
+        .map(|run| {
+            let input = repeated(&format!("run {run} line\n"), 20_000);
+            let mut child = crate::common::std_toolcap()
+                .arg("--spill-dir")
+                .arg(&dir)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
+            (child, writer)
+        })
+        .collect();
+    for (mut child, writer) in runs {
+        writer.join().unwrap().unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+    let mut contents: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| std::fs::read(entry.unwrap().path()).unwrap())
+        .collect();
+    contents.sort();
+    let expected: Vec<Vec<u8>> = (0..8)
+        .map(|run| repeated(&format!("run {run} line\n"), 20_000))
+        .collect();
+    assert_eq!(contents, expected);
+}

@@ -1,0 +1,337 @@
+//! Wrap mode: real processes, exit statuses, timeouts, signals, pipes.
+
+use std::io::Read;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use predicates::prelude::*;
+
+use crate::common::{BIN, repeated, std_toolcap, temp_dir, toolcap, truncated};
+
+#[test]
+fn exit_statuses_pass_through_with_a_status_line() {
+    toolcap().args(["--", "true"]).assert().code(0).stdout("");
+    toolcap()
+        .args(["-c", "echo out; exit 3"])
+        .assert()
+        .code(3)
+        .stdout("out\n[exit status: 3]\n");
+    toolcap()
+        .args(["--no-status", "-c", "printf out; exit 3"])
+        .assert()
+        .code(3)
+        .stdout("out");
+    toolcap()
+        .args(["-c", "printf partial; kill -9 $$"])
+        .assert()
+        .code(137)
+        .stdout("partial\n[killed by signal 9 (SIGKILL)]\n");
+}
+
+#[test]
+fn program_not_found_is_127_and_not_executable_is_126() {
+    toolcap()
+        .args(["--", "toolcap-no-such-program"])
+        .assert()
+        .code(127)
+        .stdout("")
+        .stderr("toolcap: cannot run 'toolcap-no-such-program': No such file or directory (os error 2)\n");
+    let dir = temp_dir("not-executable");
+    std::fs::write(dir.join("script"), "echo hi\n").unwrap();
+    toolcap()
+        .arg("--")
+        .arg(dir.join("script"))
+        .assert()
+        .code(126)
+        .stderr(predicate::str::contains("Permission denied"));
+}
+
+#[test]
+fn stdout_and_stderr_are_merged_in_order() {
+    toolcap()
+        .args(["-c", "echo a; echo b >&2; echo c"])
+        .assert()
+        .success()
+        .stdout("a\nb\nc\n")
+        .stderr("");
+}
+
+#[test]
+fn program_runs_without_a_shell_and_shell_can_be_chosen() {
+    toolcap()
+        .args(["--", "echo", "$HOME", "a b"])
+        .assert()
+        .success()
+        .stdout("$HOME a b\n");
+    toolcap()
+        .args(["--shell", "bash", "-c", "echo $BASH_VERSION | cut -c1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match("^[0-9]\n$").unwrap());
+}
+
+#[test]
+fn core_options_work_in_wrap_mode() {
+    let expected = truncated(50, 10, b"abcd\n", "[... 40 bytes truncated ...]", b"abcd\n");
+    toolcap()
+        .args(["--max", "10", "--", "sh", "-c", "yes abcd | head -n 10"])
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn separate_stderr_is_capped_on_its_own_fd() {
+    let out = repeated("out\n", 100);
+    let err = repeated("err\n", 100);
+    toolcap()
+        .args([
+            "--stderr",
+            "separate",
+            "--max",
+            "8",
+            "--stderr-max",
+            "16",
+            "--",
+            "sh",
+            "-c",
+        ])
+        .arg("i=0; while [ $i -lt 100 ]; do echo out; echo err >&2; i=$((i+1)); done; exit 1")
+        .assert()
+        .code(1)
+        .stdout(
+            [
+                truncated(
+                    400,
+                    100,
+                    &out[..4],
+                    "[... 392 bytes truncated ...]",
+                    &out[396..],
+                ),
+                b"[exit status: 1]\n".to_vec(),
+            ]
+            .concat(),
+        )
+        .stderr(truncated(
+            400,
+            100,
+            &err[..8],
+            "[... 384 bytes truncated ...]",
+            &err[392..],
+        ));
+}
+
+#[test]
+fn separate_stderr_spills_next_to_stdout() {
+    let dir = temp_dir("separate-spill");
+    let spill = dir.join("out");
+    toolcap()
+        .args(["--stderr", "separate", "--max", "4", "--spill"])
+        .arg(&spill)
+        .args(["-c", "echo 1; echo 2; echo 3 >&2"])
+        .assert()
+        .success()
+        .stderr("3\n");
+    assert_eq!(std::fs::read(&spill).unwrap(), b"1\n2\n");
+    assert_eq!(std::fs::read(dir.join("out.stderr")).unwrap(), b"3\n");
+}
+
+/// Whether a process is gone (or a zombie nobody will run again).
+fn is_gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn timeout_kills_the_whole_group_and_exits_124() {
+    let dir = temp_dir("timeout");
+    let pids = dir.join("pids");
+    let script = format!(
+        "sleep 300 & echo $! > {0}; sleep 301 & echo $! >> {0}; echo started; wait",
+        pids.display()
+    );
+    let started = Instant::now();
+    toolcap()
+        .args(["--timeout", "1s", "-c", &script])
+        .assert()
+        .code(124)
+        .stdout("started\n[timed out after 1s]\n");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    let pids = std::fs::read_to_string(pids).unwrap();
+    for pid in pids.lines() {
+        assert!(is_gone(pid), "process {pid} of the group survived");
+    }
+}
+
+#[test]
+fn timeout_escalates_to_sigkill_for_a_child_that_ignores_sigterm() {
+    let started = Instant::now();
+    toolcap()
+        .args([
+            "--timeout",
+            "500ms",
+            "--kill-after",
+            "500ms",
+            "-c",
+            "trap '' TERM; echo stubborn; sleep 300; sleep 300",
+        ])
+        .assert()
+        .code(124)
+        .stdout("stubborn\n[timed out after 500ms]\n");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn background_process_holding_the_pipe_does_not_hang() {
+    let started = Instant::now();
+    toolcap()
+        .args(["--drain", "200ms", "-c", "sleep 100 & echo hi"])
+        .assert()
+        .success()
+        .stdout("hi\n");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn sigterm_to_toolcap_reaches_the_child() {
+    let mut child = std_toolcap()
+        .args([
+            "-c",
+            "trap 'echo trapped; exit 7' TERM; echo ready; sleep 300 & wait",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the child's trap to be installed: its output is only printed
+    // at the end, so watch for the shell's `sleep` child instead.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !has_grandchild(child.id()) {
+        assert!(Instant::now() < deadline, "the child never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(7));
+    assert_eq!(stdout, "ready\ntrapped\n[exit status: 7]\n");
+}
+
+/// True once the process `pid` has a child that itself has a child.
+fn has_grandchild(pid: u32) -> bool {
+    let children = |pid: u32| -> Vec<u32> {
+        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    };
+    children(pid)
+        .into_iter()
+        .any(|child| !children(child).is_empty())
+}
+
+#[test]
+fn stdin_is_inherited_unless_no_stdin() {
+    toolcap()
+        .args(["--", "cat"])
+        .write_stdin("passed in\n")
+        .assert()
+        .success()
+        .stdout("passed in\n");
+    toolcap()
+        .args(["--no-stdin", "--", "cat"])
+        .write_stdin("passed in\n")
+        .assert()
+        .success()
+        .stdout("");
+}
+
+#[test]
+fn plain_env_asks_for_undecorated_output() {
+    toolcap()
+        .args([
+            "--plain-env",
+            "-c",
+            "echo $NO_COLOR $TERM $PAGER $GIT_PAGER $CLICOLOR ${FORCE_COLOR-unset}",
+        ])
+        .env("FORCE_COLOR", "1")
+        .assert()
+        .success()
+        .stdout("1 dumb cat cat 0 unset\n");
+}
+
+#[test]
+fn stdout_closed_early_does_not_block_or_kill_the_child() {
+    let dir = temp_dir("closed-early");
+    let done = dir.join("done");
+    let script = format!(
+        "{BIN} --live --max 1k -c 'yes line | head -n 200000; touch {}; exit 5' | head -n 1",
+        done.display()
+    );
+    let output = std::process::Command::new("bash")
+        .args(["-c", &format!("{script}; echo \"${{PIPESTATUS[0]}}\"")])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "line\n5\n");
+    assert!(done.exists(), "the child did not run to its end");
+}
+
+/// Peak resident memory of a running process, read from /proc until it
+/// exits. VmHWM starts afresh at exec, so unlike wait4's ru_maxrss it does
+/// not count the test harness's memory that the forked child briefly shared.
+fn peak_rss_kib(mut command: std::process::Command) -> (std::process::ExitStatus, u64) {
+    let mut child = command.stdout(Stdio::null()).spawn().unwrap();
+    let mut peak = 0;
+    loop {
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
+            let hwm = status.lines().find_map(|line| line.strip_prefix("VmHWM:"));
+            if let Some(kib) =
+                hwm.and_then(|value| value.trim().trim_end_matches(" kB").parse().ok())
+            {
+                peak = peak.max(kib);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_child_printing_1_gb_leaves_toolcap_in_a_few_mib() {
+    let mut command = std_toolcap();
+    command.args([
+        "--max",
+        "10k",
+        "--",
+        "head",
+        "-c",
+        "1000000000",
+        "/dev/zero",
+    ]);
+    let (status, peak_kib) = peak_rss_kib(command);
+    assert!(status.success());
+    assert!(peak_kib > 0, "no measurement");
+    assert!(peak_kib < 8 * 1024, "peak RSS {peak_kib} KiB");
+}
