@@ -252,11 +252,9 @@ impl<O: Write, E: Write> Supervisor<'_, O, E> {
         let mut exit_signalled = true;
         let mut buffer = vec![0; CHUNK_SIZE];
         loop {
-            if exit_signalled {
-                if let Some(status) = self.reap() {
-                    exited = Some(status);
-                    drain_until = Some(Instant::now() + self.wrap.drain);
-                }
+            if exit_signalled && let Some(status) = self.reap() {
+                exited = Some(status);
+                drain_until = Some(Instant::now() + self.wrap.drain);
             }
             let now = Instant::now();
             if exited.is_none() && term_at.is_some_and(|at| now >= at) {

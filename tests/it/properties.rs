@@ -54,19 +54,18 @@ fn naive_cuts(b: &[u8], budget: &Budget) -> Option<(usize, usize)> {
         }
     }
     if budget.cut == CutMode::Lines {
-        if let Some(p) = b[..h].iter().rposition(|&c| c == b'\n').map(|p| p + 1) {
-            if h - p <= big_h / 4 {
-                h = p;
-            }
+        if let Some(p) = b[..h].iter().rposition(|&c| c == b'\n').map(|p| p + 1)
+            && h - p <= big_h / 4
+        {
+            h = p;
         }
         if let Some(q) = b[t - 1..]
             .iter()
             .position(|&c| c == b'\n')
             .map(|i| t - 1 + i + 1)
+            && q - t <= big_t / 4
         {
-            if q - t <= big_t / 4 {
-                t = q;
-            }
+            t = q;
         }
     }
     Some((h, t))
