@@ -58,7 +58,7 @@ pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
         .context("cannot install a SIGCHLD handler")?;
 
     become_subreaper();
-    let mut command = build_command(wrap);
+    let (mut command, hand_over_terminal) = build_command(wrap);
     let merged = match wrap.stderr {
         StderrMode::Merged => {
             // One pipe for both, exactly what `2>&1` gives: lines keep the
@@ -81,6 +81,9 @@ pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
     let mut child = match spawned {
         Ok(child) => child,
         Err(err) => {
+            if hand_over_terminal {
+                take_terminal();
+            }
             signal_hook::low_level::unregister(sigchld);
             let code = if err.kind() == io::ErrorKind::NotFound {
                 127
@@ -143,6 +146,9 @@ pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
         problems: Vec::new(),
     };
     let status = supervisor.supervise();
+    if hand_over_terminal {
+        take_terminal();
+    }
     group_alive.store(false, Ordering::SeqCst);
     forwarding.close();
     signal_hook::low_level::unregister(sigchld);
@@ -187,11 +193,23 @@ fn finish_stream<W: Write>(
     }
 }
 
-fn build_command(wrap: &WrapConfig) -> Command {
+/// The command, and whether it takes over the terminal (see
+/// [`owns_terminal`]).
+fn build_command(wrap: &WrapConfig) -> (Command, bool) {
     let mut command = Command::new(&wrap.argv[0]);
     command.args(&wrap.argv[1..]).process_group(0);
+    let hand_over_terminal = wrap.inherit_stdin && owns_terminal();
     if !wrap.inherit_stdin {
         command.stdin(Stdio::null());
+    } else if hand_over_terminal {
+        // SAFETY: the hook only makes async-signal-safe calls, as a hook
+        // between fork and exec must.
+        unsafe {
+            command.pre_exec(|| {
+                take_terminal();
+                Ok(())
+            })
+        };
     }
     if wrap.plain_env {
         command.envs(PLAIN_ENV);
@@ -199,7 +217,34 @@ fn build_command(wrap: &WrapConfig) -> Command {
             command.env_remove(name);
         }
     }
-    command
+    (command, hand_over_terminal)
+}
+
+/// Whether stdin is a terminal and toolcap is its foreground job. The
+/// child runs in its own process group, and a background group that reads
+/// the terminal is stopped by SIGTTIN: an interactive command would hang.
+/// So, as a shell does for a job, toolcap makes the child's group the
+/// terminal's foreground group for the run and takes the terminal back
+/// after. Keys like Ctrl-C then reach the child directly.
+fn owns_terminal() -> bool {
+    // SAFETY: isatty, tcgetpgrp and getpgrp only query.
+    unsafe {
+        libc::isatty(libc::STDIN_FILENO) == 1
+            && libc::tcgetpgrp(libc::STDIN_FILENO) == libc::getpgrp()
+    }
+}
+
+/// Makes the calling process's group the terminal's foreground group.
+/// A background group may do so only with SIGTTOU ignored, or it is
+/// stopped: in the child that is what it is, and in toolcap afterwards too.
+fn take_terminal() {
+    // SAFETY: signal and tcsetpgrp are async-signal-safe and touch no
+    // memory of ours.
+    unsafe {
+        let previous = libc::signal(libc::SIGTTOU, libc::SIG_IGN);
+        libc::tcsetpgrp(libc::STDIN_FILENO, libc::getpgrp());
+        libc::signal(libc::SIGTTOU, previous);
+    }
 }
 
 /// Orphans of the child's group are handed to toolcap instead of init, so

@@ -335,3 +335,24 @@ fn a_child_printing_1_gb_leaves_toolcap_in_a_few_mib() {
     assert!(peak_kib > 0, "no measurement");
     assert!(peak_kib < 8 * 1024, "peak RSS {peak_kib} KiB");
 }
+
+#[test]
+fn interactive_command_on_a_terminal_can_read_it() {
+    // Under a pseudo-terminal (util-linux `script`), toolcap is the
+    // foreground job; the child's own process group must get the terminal,
+    // or its read is stopped by SIGTTIN and toolcap waits forever.
+    let inner = format!("{BIN} -- sh -c 'read line; echo got $line'; echo exit $?");
+    let output = std::process::Command::new("timeout")
+        .args(["30", "script", "-qec", &inner, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"typed\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).replace('\r', "");
+    assert!(text.contains("got typed\nexit 0\n"), "{text:?}");
+}
