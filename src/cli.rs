@@ -39,8 +39,11 @@ budget, whatever the size of the input.
 
 Examples:
   make test 2>&1 | toolcap --max 10k
-  toolcap --max 10k -- cargo test            (wrap mode: keeps the exit status)
-  toolcap --spill-dir /tmp/out -c 'make -j8'   (full output kept on disk)";
+  toolcap --max 10k -- cargo test
+  toolcap --spill-dir /tmp/out -c 'make -j8'
+
+The second runs the command itself (wrap mode) and keeps its exit status; \
+the third keeps the full output on disk when it is cut.";
 
 const AFTER_LONG_HELP: &str = "\
 SIZE: digits with an optional suffix, case-insensitive: none or b = bytes; \

@@ -17,15 +17,28 @@ pub fn toolcap() -> Command {
     command
 }
 
-/// The same, as a plain process for tests that need signals or pids.
+/// The same, as a plain process for tests that need signals or pids. Its
+/// stdin is /dev/null unless a test sets one: CI may run with none at all.
 pub fn std_toolcap() -> StdCommand {
     let mut command = StdCommand::new(BIN);
+    command.stdin(std::process::Stdio::null());
     for (name, _) in std::env::vars_os() {
         if name.to_string_lossy().starts_with("TOOLCAP_") {
             command.env_remove(name);
         }
     }
     command
+}
+
+/// Runs toolcap with `args` on `input` and expects success and exactly
+/// `expected` on stdout.
+pub fn assert_output(args: &[&str], input: impl Into<Vec<u8>>, expected: impl Into<Vec<u8>>) {
+    toolcap()
+        .args(args)
+        .write_stdin(input.into())
+        .assert()
+        .success()
+        .stdout(expected.into());
 }
 
 /// The exact output for a truncated input: header, head, marker, tail.

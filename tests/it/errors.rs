@@ -116,44 +116,28 @@ fn stdout_that_fails_is_an_error() {
 }
 
 #[test]
-fn spill_file_that_cannot_be_created_still_gives_the_capped_output() {
+fn spill_failure_still_gives_the_capped_output() {
     let input = repeated("abcd\n", 10);
-    let reason =
-        "cannot create spill file '/nonexistent/dir/spill': No such file or directory (os error 2)";
-    let expected = truncated(
-        50,
-        10,
-        b"abcd\n",
-        &format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]"),
-        b"abcd\n",
-    );
-    toolcap()
-        .args(["--max", "10", "--spill", "/nonexistent/dir/spill"])
-        .write_stdin(input)
-        .assert()
-        .code(1)
-        .stdout(expected)
-        .stderr(format!("toolcap: {reason}\n"));
-}
-
-#[test]
-fn spill_file_on_a_full_disk_is_reported() {
-    let input = repeated("abcd\n", 10);
-    let reason = "cannot write spill file '/dev/full': No space left on device (os error 28)";
-    let expected = truncated(
-        50,
-        10,
-        b"abcd\n",
-        &format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]"),
-        b"abcd\n",
-    );
-    toolcap()
-        .args(["--max", "10", "--spill", "/dev/full"])
-        .write_stdin(input)
-        .assert()
-        .code(1)
-        .stdout(expected)
-        .stderr(format!("toolcap: {reason}\n"));
+    for (spill, reason) in [
+        (
+            "/nonexistent/dir/spill",
+            "cannot create spill file '/nonexistent/dir/spill': No such file or directory (os error 2)",
+        ),
+        (
+            "/dev/full",
+            "cannot write spill file '/dev/full': No space left on device (os error 28)",
+        ),
+    ] {
+        let marker =
+            format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]");
+        toolcap()
+            .args(["--max", "10", "--spill", spill])
+            .write_stdin(input.clone())
+            .assert()
+            .code(1)
+            .stdout(truncated(50, 10, b"abcd\n", &marker, b"abcd\n"))
+            .stderr(format!("toolcap: {reason}\n"));
+    }
 }
 
 #[test]

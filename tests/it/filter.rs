@@ -1,6 +1,6 @@
 //! Filter mode: the output contract, byte for byte.
 
-use crate::common::{repeated, temp_dir, toolcap, truncated};
+use crate::common::{assert_output, repeated, temp_dir, toolcap, truncated};
 
 #[test]
 fn readme_example_10000_lines_of_abcd() {
@@ -27,29 +27,14 @@ fn empty_input_gives_empty_output() {
 
 #[test]
 fn input_below_and_at_the_cap_passes_unchanged() {
-    toolcap()
-        .args(["--max", "10"])
-        .write_stdin("123456789")
-        .assert()
-        .success()
-        .stdout("123456789");
-    toolcap()
-        .args(["--max", "10"])
-        .write_stdin("123456789\n")
-        .assert()
-        .success()
-        .stdout("123456789\n");
+    assert_output(&["--max", "10"], "123456789", "123456789");
+    assert_output(&["--max", "10"], "123456789\n", "123456789\n");
 }
 
 #[test]
 fn one_byte_over_the_cap_cuts_one_byte() {
     let expected = truncated(11, 1, b"12345", "[... 1 bytes truncated ...]", b"7890\n");
-    toolcap()
-        .args(["--max", "10"])
-        .write_stdin("1234567890\n")
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--max", "10"], "1234567890\n", expected);
 }
 
 #[test]
@@ -62,12 +47,7 @@ fn no_trailing_newline_counts_the_last_line() {
         "[... 18 bytes truncated ...]",
         b"last-line-without-newline",
     );
-    toolcap()
-        .args(["--head", "8", "--tail", "25"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--head", "8", "--tail", "25"], input, expected);
 }
 
 #[test]
@@ -80,12 +60,7 @@ fn crlf_lines_cut_after_the_newline() {
         "[... 13 bytes truncated ...]",
         b"five\r\n",
     );
-    toolcap()
-        .args(["--head", "11", "--tail", "7"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--head", "11", "--tail", "7"], input, expected);
 }
 
 #[test]
@@ -100,12 +75,7 @@ fn multibyte_characters_straddling_both_cuts_stay_whole() {
         "[... 17 bytes truncated ...]",
         "yz€€".as_bytes(),
     );
-    toolcap()
-        .args(["--max", "16", "--cut", "bytes"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--max", "16", "--cut", "bytes"], input, expected);
 }
 
 #[test]
@@ -120,12 +90,7 @@ fn invalid_utf8_at_the_cuts_passes_as_bytes() {
         "[... 14 bytes truncated ...]",
         b"\x80",
     );
-    toolcap()
-        .args(["--max", "8", "--cut", "bytes"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--max", "8", "--cut", "bytes"], input, expected);
 }
 
 #[test]
@@ -138,12 +103,7 @@ fn one_giant_line_is_cut_mid_line() {
         "[... 99900 bytes truncated ...]",
         &input.as_bytes()[..50],
     );
-    toolcap()
-        .args(["--max", "100"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--max", "100"], input, expected);
 }
 
 #[test]
@@ -159,12 +119,7 @@ fn cut_moves_to_a_line_boundary_only_within_a_quarter_budget() {
         "[... 17 bytes truncated ...]",
         b"fourth-line\nlast-line\n",
     );
-    toolcap()
-        .args(["--head", "20", "--tail", "25"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--head", "20", "--tail", "25"], input, expected);
 }
 
 #[test]
@@ -177,12 +132,11 @@ fn cut_bytes_cuts_exactly_at_the_budget() {
         "[... 36 bytes truncated ...]",
         b"d\nabcd\n",
     );
-    toolcap()
-        .args(["--max", "14", "--cut", "bytes", "--head", "7"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(
+        &["--max", "14", "--cut", "bytes", "--head", "7"],
+        input,
+        expected,
+    );
 }
 
 #[test]
@@ -195,19 +149,9 @@ fn lines_cap_keeps_half_at_each_end() {
         "[... 38 bytes truncated ...]",
         b"18\n19\n20\n",
     );
-    toolcap()
-        .args(["--lines", "5"])
-        .write_stdin(input.clone())
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--lines", "5"], input.clone(), expected);
     // Within the line cap and the byte cap: unchanged.
-    toolcap()
-        .args(["-n", "20"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(input_of(20));
+    assert_output(&["-n", "20"], input, input_of(20));
 }
 
 fn input_of(lines: usize) -> String {
@@ -227,12 +171,11 @@ fn stricter_of_lines_and_bytes_wins_at_each_end() {
         "[... 45 bytes truncated ...]",
         b"20\n",
     );
-    toolcap()
-        .args(["--lines", "4", "--head", "3", "--tail", "3"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(
+        &["--lines", "4", "--head", "3", "--tail", "3"],
+        input,
+        expected,
+    );
 }
 
 #[test]
@@ -286,12 +229,7 @@ fn tokens_budget_is_four_bytes_per_token() {
         "[... 360 bytes truncated ...]",
         &input[380..],
     );
-    toolcap()
-        .args(["--tokens", "10"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(&["--tokens", "10"], input, expected);
 }
 
 #[test]
@@ -320,12 +258,11 @@ fn toolcap_max_environment_sets_the_default() {
 
 #[test]
 fn no_header_omits_the_header_and_blank_line() {
-    toolcap()
-        .args(["--max", "4", "--no-header"])
-        .write_stdin("a\nb\nc\nd\n")
-        .assert()
-        .success()
-        .stdout("a\n[... 4 bytes truncated ...]\nd\n");
+    assert_output(
+        &["--max", "4", "--no-header"],
+        "a\nb\nc\nd\n",
+        "a\n[... 4 bytes truncated ...]\nd\n",
+    );
 }
 
 #[test]
@@ -374,10 +311,5 @@ fn several_files_are_one_stream_in_order() {
 #[test]
 fn binary_input_passes_through_unchanged() {
     let input: Vec<u8> = (0..=255u8).cycle().take(1_000).collect();
-    toolcap()
-        .args(["--max", "1k"])
-        .write_stdin(input.clone())
-        .assert()
-        .success()
-        .stdout(input);
+    assert_output(&["--max", "1k"], input.clone(), input);
 }
