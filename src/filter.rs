@@ -7,7 +7,7 @@ use anyhow::anyhow;
 
 use crate::Outcome;
 use crate::config::Config;
-use crate::sink::Sink;
+use crate::sink::{Sink, reader_has_gone};
 use crate::source::{CHUNK_SIZE, Flow, Input, pump};
 use crate::spill::Spill;
 use crate::stream::CappedStream;
@@ -60,11 +60,14 @@ pub fn run(config: &Config, inputs: &[Input]) -> Outcome {
     }
 }
 
+/// Feeds a chunk; stops when nobody can read the result any more (stdout
+/// failed or its reader left) and no spill file needs the rest.
 fn feed<W: Write>(stream: &mut CappedStream<W>, chunk: &[u8]) -> Flow {
     stream.feed(chunk);
-    if stream.wants_input() {
-        Flow::Continue
-    } else {
+    let output_gone = stream.output_failed() || reader_has_gone(io::stdout());
+    if output_gone && !stream.is_spilling() {
         Flow::Stop
+    } else {
+        Flow::Continue
     }
 }

@@ -5,6 +5,7 @@
 //! failure is dropped, and the failure is reported once, at the end.
 
 use std::io::{self, Write};
+use std::os::fd::{AsFd, AsRawFd};
 
 pub struct Sink<W: Write> {
     inner: W,
@@ -65,4 +66,19 @@ impl<W: Write> Write for Sink<W> {
         }
         Ok(())
     }
+}
+
+/// True when `output` is a pipe whose reader has gone (`| head` exited).
+/// A filter that prints nothing until its input ends would otherwise learn
+/// of it only at its first write, after reading an endless input forever.
+pub fn reader_has_gone(output: impl AsFd) -> bool {
+    let mut poll = libc::pollfd {
+        fd: output.as_fd().as_raw_fd(),
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, and a zero timeout: this never blocks.
+    let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+    // Linux reports a pipe without readers as POLLERR.
+    ready > 0 && poll.revents & libc::POLLERR != 0
 }

@@ -62,10 +62,14 @@ impl<W: Write> CappedStream<W> {
         }
     }
 
-    /// False once reading on can change nothing: the output is gone and no
-    /// spill file waits for the rest.
-    pub fn wants_input(&self) -> bool {
-        self.spill.is_some() || !self.sink.has_failed()
+    /// True once writing the output failed (see [`Sink`]).
+    pub fn output_failed(&self) -> bool {
+        self.sink.has_failed()
+    }
+
+    /// True when a spill file waits for the whole input.
+    pub fn is_spilling(&self) -> bool {
+        self.spill.is_some()
     }
 
     pub fn finish(mut self) -> Finished<W> {

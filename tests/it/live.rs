@@ -63,7 +63,10 @@ fn live_shows_the_first_line_while_the_command_runs() {
 fn live_stops_reading_when_stdout_closes_and_nothing_is_spilled() {
     // `yes` never ends: only toolcap giving up on the closed pipe ends this.
     let script = format!("yes | {} --live | head -n 1", crate::common::BIN);
-    let output = std::process::Command::new("timeout").args(["30", "sh", "-c", &script]).output().unwrap();
+    let output = std::process::Command::new("timeout")
+        .args(["30", "sh", "-c", &script])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(output.stdout, b"y\n");
 }
