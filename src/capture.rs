@@ -48,6 +48,12 @@ pub struct Capper {
     total_bytes: u64,
     newlines: u64,
     last_byte: Option<u8>,
+    /// `\n` bytes in the head buffer, until the `--lines` limit is found.
+    head_newlines: u64,
+    /// With `--lines N`: the end of line floor(N/2), once it has arrived.
+    line_limit_end: Option<u64>,
+    /// See [`settled_head_len`](Capper::settled_head_len).
+    settled: usize,
 }
 
 impl Capper {
@@ -60,6 +66,9 @@ impl Capper {
             total_bytes: 0,
             newlines: 0,
             last_byte: None,
+            head_newlines: 0,
+            line_limit_end: budget.lines.filter(|max| max / 2 == 0).map(|_| 0),
+            settled: 0,
         }
     }
 
@@ -69,8 +78,43 @@ impl Capper {
         self.newlines += memchr_iter(b'\n', chunk).count() as u64;
         self.last_byte = Some(last);
         let into_head = (self.head_capacity - self.head.len()).min(chunk.len());
-        self.head.extend_from_slice(&chunk[..into_head]);
+        if into_head > 0 {
+            self.grow_head(&chunk[..into_head]);
+        }
         self.tail.push(&chunk[into_head..]);
+    }
+
+    /// Appends to the head, keeping the `--lines` limit and the settled
+    /// length current: work proportional to the new bytes only.
+    fn grow_head(&mut self, added: &[u8]) {
+        let start = self.head.len();
+        self.head.extend_from_slice(added);
+        if let (Some(max), None) = (self.budget.lines, self.line_limit_end) {
+            for i in memchr_iter(b'\n', added) {
+                self.head_newlines += 1;
+                if self.head_newlines == max / 2 {
+                    self.line_limit_end = Some((start + i + 1) as u64);
+                    break;
+                }
+            }
+        }
+        self.settled = if self.head.len() == self.head_capacity {
+            head_cut(
+                &self.head,
+                self.total_bytes,
+                &self.budget,
+                self.line_limit_end,
+            ) as usize
+        } else {
+            let arrived = self
+                .line_limit_end
+                .map_or(self.head.len(), |end| end as usize);
+            match self.budget.cut {
+                CutMode::Lines => memrchr(b'\n', &self.head[self.settled..arrived])
+                    .map_or(self.settled, |p| self.settled + p + 1),
+                CutMode::Bytes => complete_characters(&self.head[..arrived]),
+            }
+        };
     }
 
     /// The bytes seen so far at the start of the stream (at most H+1).
@@ -90,17 +134,7 @@ impl Capper {
     /// [`finish_with_head_at_least`](Capper::finish_with_head_at_least):
     /// what was printed stays the head.
     pub fn settled_head_len(&self) -> usize {
-        if self.head.len() == self.head_capacity {
-            return head_cut(&self.head, self.total_bytes, &self.budget) as usize;
-        }
-        let mut arrived = &self.head[..];
-        if let Some(end) = self.budget.lines.and_then(|n| end_of_line(arrived, n / 2)) {
-            arrived = &arrived[..end as usize];
-        }
-        match self.budget.cut {
-            CutMode::Lines => memrchr(b'\n', arrived).map_or(0, |p| p + 1),
-            CutMode::Bytes => complete_characters(arrived),
-        }
+        self.settled
     }
 
     /// Ends the stream and decides the cuts.
@@ -136,7 +170,12 @@ impl Capper {
             cut: None,
         };
         if !fits {
-            capture.cut = Some(capture.decide_cut(&self.budget, self.newlines, printed as u64));
+            capture.cut = Some(capture.decide_cut(
+                &self.budget,
+                self.newlines,
+                self.line_limit_end,
+                printed as u64,
+            ));
         }
         capture
     }
@@ -166,26 +205,13 @@ fn complete_characters(bytes: &[u8]) -> usize {
     end
 }
 
-/// The index just after the k-th `\n` of `bytes` (0 for k = 0), if present.
-fn end_of_line(bytes: &[u8], k: u64) -> Option<u64> {
-    match k.checked_sub(1) {
-        None => Some(0),
-        Some(skip) => memchr_iter(b'\n', bytes)
-            .nth(usize::try_from(skip).ok()?)
-            .map(|i| i as u64 + 1),
-    }
-}
-
 /// The head cut h, from B[0:H+1] (or all of B when shorter) and n:
 /// 1. h = min(H, n), and with `--lines N` at most the end of line floor(N/2);
 /// 2. while B[h] is a UTF-8 continuation byte, h moves back (at most 3);
 /// 3. `--cut lines`: h moves back to just after the last `\n` in B[0:h]
 ///    when that loses at most floor(H/4) bytes.
-fn head_cut(head: &[u8], n: u64, budget: &Budget) -> u64 {
-    let mut h = budget.head.min(n);
-    if let Some(end) = budget.lines.and_then(|max| end_of_line(head, max / 2)) {
-        h = h.min(end);
-    }
+fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
+    let mut h = budget.head.min(n).min(line_limit_end.unwrap_or(u64::MAX));
     for _ in 0..MAX_CONTINUATION_BYTES {
         if h > 0 && h < n && is_continuation(head[h as usize]) {
             h -= 1;
@@ -274,8 +300,14 @@ impl Capture {
         &kept[(from - self.tail_start) as usize..]
     }
 
-    fn decide_cut(&self, budget: &Budget, newlines: u64, printed: u64) -> Cut {
-        let head_end = head_cut(&self.head, self.total_bytes, budget).max(printed);
+    fn decide_cut(
+        &self,
+        budget: &Budget,
+        newlines: u64,
+        line_limit_end: Option<u64>,
+        printed: u64,
+    ) -> Cut {
+        let head_end = head_cut(&self.head, self.total_bytes, budget, line_limit_end).max(printed);
         let tail_start = self.tail_cut(budget, newlines);
         let newlines_before_tail =
             newlines - memchr_iter(b'\n', self.tail_from(tail_start - 1)).count() as u64;
