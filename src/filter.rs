@@ -7,14 +7,10 @@ use anyhow::anyhow;
 
 use crate::Outcome;
 use crate::config::Config;
-use crate::sink::{Sink, reader_has_gone};
+use crate::sink::{OUTPUT_BUFFER, Sink, reader_has_gone};
 use crate::source::{CHUNK_SIZE, Flow, Input, pump};
 use crate::spill::Spill;
 use crate::stream::CappedStream;
-
-/// Output buffer: large writes, and one flush at the end (or per chunk
-/// with `--live`).
-pub const OUTPUT_BUFFER: usize = 64 * 1024;
 
 pub fn run(config: &Config, inputs: &[Input]) -> Outcome {
     let stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());

@@ -7,6 +7,11 @@
 use std::io::{self, Write};
 use std::os::fd::{AsFd, AsRawFd};
 
+/// Bytes buffered before a write(2): Rust's stdout alone is line-buffered
+/// even into a pipe, one system call per line. Flushed at the end, or per
+/// chunk with `--live`.
+pub const OUTPUT_BUFFER: usize = 64 * 1024;
+
 pub struct Sink<W: Write> {
     inner: W,
     failure: Option<io::Error>,

@@ -24,8 +24,7 @@ use signal_hook::iterator::Signals;
 
 use crate::Outcome;
 use crate::config::{Config, StderrMode, WrapConfig};
-use crate::filter::OUTPUT_BUFFER;
-use crate::sink::Sink;
+use crate::sink::{OUTPUT_BUFFER, Sink};
 use crate::size::format_duration;
 use crate::source::CHUNK_SIZE;
 use crate::spill::Spill;
@@ -49,7 +48,7 @@ const PLAIN_ENV_REMOVED: [&str; 2] = ["FORCE_COLOR", "CLICOLOR_FORCE"];
 
 pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
     // Both before the child exists, so no signal or exit can slip past.
-    let mut signals = Signals::new(FORWARDED_SIGNALS).context("cannot install signal handlers")?;
+    let signals = Signals::new(FORWARDED_SIGNALS).context("cannot install signal handlers")?;
     let (exit_alarm, exit_notifier) = UnixStream::pair().context("cannot create a pipe")?;
     exit_alarm
         .set_nonblocking(true)
@@ -107,18 +106,7 @@ pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
     };
 
     let group = child.id() as libc::pid_t;
-    let group_alive = Arc::new(AtomicBool::new(true));
-    let forwarding = signals.handle();
-    let forwarder = {
-        let group_alive = Arc::clone(&group_alive);
-        thread::spawn(move || {
-            for signal in signals.forever() {
-                if group_alive.load(Ordering::SeqCst) {
-                    signal_group(group, signal);
-                }
-            }
-        })
-    };
+    let forwarder = SignalForwarder::start(signals, group);
 
     let spill = config.spill.as_ref().map(Spill::create);
     let stderr_stream = match wrap.stderr {
@@ -149,11 +137,10 @@ pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
     if hand_over_terminal {
         take_terminal();
     }
-    group_alive.store(false, Ordering::SeqCst);
-    forwarding.close();
+    forwarder.stop();
     signal_hook::low_level::unregister(sigchld);
-    let _ = forwarder.join();
-    let status = status?;
+    // toolcap is giving up on an error: leave nothing of the child running.
+    let status = status.inspect_err(|_| signal_group(group, SIGKILL))?;
 
     let Supervisor {
         stdout_stream,
@@ -190,6 +177,43 @@ fn finish_stream<W: Write>(
     }
     if let Err(err) = finished.sink.finish() {
         problems.push(anyhow::Error::new(err).context(format!("cannot write to {name}")));
+    }
+}
+
+/// Passes SIGINT, SIGTERM, SIGHUP and SIGQUIT received by toolcap on to the
+/// child's process group, from a thread of its own.
+struct SignalForwarder {
+    handle: signal_hook::iterator::Handle,
+    group_alive: Arc<AtomicBool>,
+    thread: thread::JoinHandle<()>,
+}
+
+impl SignalForwarder {
+    fn start(mut signals: Signals, group: libc::pid_t) -> SignalForwarder {
+        let group_alive = Arc::new(AtomicBool::new(true));
+        let handle = signals.handle();
+        let thread = {
+            let group_alive = Arc::clone(&group_alive);
+            thread::spawn(move || {
+                for signal in signals.forever() {
+                    if group_alive.load(Ordering::SeqCst) {
+                        signal_group(group, signal);
+                    }
+                }
+            })
+        };
+        SignalForwarder {
+            handle,
+            group_alive,
+            thread,
+        }
+    }
+
+    /// Stops forwarding: the group is reaped, and its id may be reused.
+    fn stop(self) {
+        self.group_alive.store(false, Ordering::SeqCst);
+        self.handle.close();
+        let _ = self.thread.join();
     }
 }
 
@@ -296,7 +320,7 @@ impl<O: Write, E: Write> Supervisor<'_, O, E> {
         let mut drain_until = None;
         let mut exit_signalled = true;
         let mut buffer = vec![0; CHUNK_SIZE];
-        loop {
+        let exit = loop {
             if exit_signalled && let Some(status) = self.reap() {
                 exited = Some(status);
                 drain_until = Some(Instant::now() + self.wrap.drain);
@@ -318,8 +342,11 @@ impl<O: Write, E: Write> Supervisor<'_, O, E> {
             }
             let pipes_open = self.pipes.iter().any(Option::is_some);
             let drained = !pipes_open || drain_until.is_some_and(|until| now >= until);
-            if exited.is_some() && kill_at.is_none() && drained {
-                break;
+            if let Some(status) = exited
+                && kill_at.is_none()
+                && drained
+            {
+                break status;
             }
 
             let group_check =
@@ -341,11 +368,10 @@ impl<O: Write, E: Write> Supervisor<'_, O, E> {
             for (index, _) in ready[..2].iter().enumerate().filter(|(_, ready)| **ready) {
                 self.read_pipe(index, &mut buffer);
             }
-        }
-        let status = exited.context("the child's status is unknown")?;
-        Ok(match (timed_out, self.wrap.timeout) {
-            (true, Some(timeout)) => ChildStatus::TimedOut(timeout),
-            _ => ChildStatus::from_exit(status),
+        };
+        Ok(match self.wrap.timeout.filter(|_| timed_out) {
+            Some(timeout) => ChildStatus::TimedOut(timeout),
+            None => ChildStatus::from_exit(exit),
         })
     }
 
