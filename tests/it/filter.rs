@@ -180,43 +180,29 @@ fn stricter_of_lines_and_bytes_wins_at_each_end() {
 
 #[test]
 fn head_and_tail_as_sizes_and_percentages() {
+    // 100 lines of 11 bytes. --head 200 leaves no tail and moves back to
+    // the line boundary at 198.
     let input = repeated("0123456789\n", 100);
-    let head_20_pct = truncated(
-        1_100,
-        100,
-        &input[..22],
-        "[... 990 bytes truncated ...]",
-        &input[1_012..],
-    );
-    toolcap()
-        .args(["--max", "110", "--head", "20%"])
-        .write_stdin(input.clone())
-        .assert()
-        .stdout(head_20_pct);
-    let tail_only = truncated(
-        1_100,
-        100,
-        &input[..66],
-        "[... 990 bytes truncated ...]",
-        &input[1_056..],
-    );
-    toolcap()
-        .args(["--max", "110", "--tail", "44"])
-        .write_stdin(input.clone())
-        .assert()
-        .stdout(tail_only);
-    let both = truncated(
-        1_100,
-        100,
-        &input[..11],
-        "[... 1056 bytes truncated ...]",
-        &input[1_067..],
-    );
-    toolcap()
-        .args(["--head", "11", "--tail", "3%", "--max", "1100"])
-        .write_stdin(input)
-        .assert()
-        .stdout(both);
+    for (args, head_end, tail_start) in [
+        (&["--max", "110", "--head", "20%"][..], 22, 1_012),
+        (&["--max", "110", "--tail", "44"], 66, 1_056),
+        (
+            &["--head", "11", "--tail", "3%", "--max", "1100"],
+            11,
+            1_067,
+        ),
+        (&["--max", "110", "--head", "200"], 198, 1_100),
+    ] {
+        let marker = format!("[... {} bytes truncated ...]", tail_start - head_end);
+        let expected = truncated(
+            1_100,
+            100,
+            &input[..head_end],
+            &marker,
+            &input[tail_start..],
+        );
+        assert_output(args, input.clone(), expected);
+    }
 }
 
 #[test]
