@@ -206,34 +206,58 @@ fn background_process_holding_the_pipe_does_not_hang() {
 }
 
 #[test]
-fn sigterm_to_toolcap_reaches_the_child() {
-    let mut child = std_toolcap()
-        .args([
-            "-c",
-            "trap 'echo trapped; exit 7' TERM; echo ready; sleep 300 & wait",
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Wait for the child's trap to be installed: its output is only printed
-    // at the end, so watch for the shell's `sleep` child instead.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !has_grandchild(child.id()) {
-        assert!(Instant::now() < deadline, "the child never started");
-        std::thread::sleep(Duration::from_millis(20));
+fn signals_to_toolcap_reach_the_child() {
+    for (signal, name) in [
+        (libc::SIGTERM, "TERM"),
+        (libc::SIGINT, "INT"),
+        (libc::SIGHUP, "HUP"),
+        (libc::SIGQUIT, "QUIT"),
+    ] {
+        let script =
+            format!("trap 'echo trapped {name}; exit 7' {name}; echo ready; sleep 300 & wait");
+        let mut child = std_toolcap()
+            .args(["-c", &script])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait for the trap to be installed: the output only comes at the
+        // end, so watch for the shell's `sleep` child instead.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !has_grandchild(child.id()) {
+            assert!(Instant::now() < deadline, "the child never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: kill(2) on our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let mut stdout = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut stdout)
+            .unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(7), "{name}");
+        assert_eq!(stdout, format!("ready\ntrapped {name}\n[exit status: 7]\n"));
     }
-    // SAFETY: kill(2) on our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(7));
-    assert_eq!(stdout, "ready\ntrapped\n[exit status: 7]\n");
+}
+
+#[test]
+fn live_wrap_mode_ends_with_header_then_status_line() {
+    toolcap()
+        .args([
+            "--live",
+            "--max",
+            "10",
+            "-c",
+            "for i in 1 2 3 4 5 6 7 8 9 10; do echo abcd; done; exit 4",
+        ])
+        .assert()
+        .code(4)
+        .stdout(
+            "abcd\n[... 40 bytes truncated ...]\nabcd\n\
+             Warning: truncated output (original token count: 13)\nTotal output lines: 10\n\
+             [exit status: 4]\n",
+        );
 }
 
 /// True once the process `pid` has a child that itself has a child.
