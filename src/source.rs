@@ -1,5 +1,6 @@
-//! Where bytes come from: standard input, files, a child's pipes; and the
-//! one read loop that feeds them to the rest of the pipeline in chunks.
+//! Where bytes come from: standard input and files, and the read loop that
+//! feeds them to the rest of the pipeline in fixed-size chunks. A child's
+//! pipes are read by wrap mode's event loop, in chunks of the same size.
 
 use std::io::{self, Read};
 use std::path::PathBuf;
