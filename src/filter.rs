@@ -45,11 +45,7 @@ pub fn run(config: &Config, inputs: &[Input]) -> Outcome {
             Err(err) => problems.push(anyhow!("{name}: {err}")),
         }
     }
-    let finished = stream.finish();
-    problems.extend(finished.spill_failure.map(|reason| anyhow!(reason)));
-    if let Err(err) = finished.sink.finish() {
-        problems.push(anyhow::Error::new(err).context("cannot write to stdout"));
-    }
+    problems.extend(stream.finish("stdout", None));
     Outcome {
         problems,
         child: None,

@@ -21,12 +21,6 @@ pub struct CappedStream<W: Write> {
     header: bool,
 }
 
-/// A stream after its end: the sink, for a status line, and what to report.
-pub struct Finished<W: Write> {
-    pub sink: Sink<W>,
-    pub spill_failure: Option<String>,
-}
-
 impl<W: Write> CappedStream<W> {
     pub fn new(
         budget: Budget,
@@ -72,7 +66,10 @@ impl<W: Write> CappedStream<W> {
         self.spill.is_some()
     }
 
-    pub fn finish(mut self) -> Finished<W> {
+    /// Renders the rest, then `status_line` (wrap mode) on a line of its
+    /// own, and flushes. Returns what went wrong: the spill file, or writing
+    /// to the output named `name`.
+    pub fn finish(mut self, name: &str, status_line: Option<&str>) -> Vec<anyhow::Error> {
         let capture = self.capper.finish_with_head_at_least(self.printed);
         let header = match (self.header, self.live) {
             (false, _) => HeaderPlace::Omitted,
@@ -82,12 +79,20 @@ impl<W: Write> CappedStream<W> {
         let note = self.spill.as_ref().map_or(SpillNote::None, Spill::note);
         // The sink records write failures itself; see `Sink`.
         write_capped(&mut self.sink, &capture, self.printed, header, note).ok();
+        if let Some(line) = status_line {
+            if !self.sink.at_line_start() {
+                self.sink.write_all(b"\n").ok();
+            }
+            self.sink.write_all(line.as_bytes()).ok();
+        }
         let spill_failure = self
             .spill
             .and_then(|spill| spill.finish(capture.cut().is_some()));
-        Finished {
-            sink: self.sink,
-            spill_failure,
+        let mut problems: Vec<anyhow::Error> =
+            spill_failure.into_iter().map(anyhow::Error::msg).collect();
+        if let Err(err) = self.sink.finish() {
+            problems.push(anyhow::Error::new(err).context(format!("cannot write to {name}")));
         }
+        problems
     }
 }

@@ -149,35 +149,14 @@ pub fn run(config: &Config, wrap: &WrapConfig) -> Result<Outcome> {
         ..
     } = supervisor;
     if let Some(stream) = stderr_stream {
-        finish_stream(stream, "stderr", None, &mut problems);
+        problems.extend(stream.finish("stderr", None));
     }
     let status_line = status.line().filter(|_| wrap.status_line);
-    finish_stream(stdout_stream, "stdout", status_line, &mut problems);
+    problems.extend(stdout_stream.finish("stdout", status_line.as_deref()));
     Ok(Outcome {
         problems,
         child: Some(status),
     })
-}
-
-/// Renders a stream's end, appends the status line on a line of its own,
-/// and collects what went wrong.
-fn finish_stream<W: Write>(
-    stream: CappedStream<W>,
-    name: &str,
-    status_line: Option<String>,
-    problems: &mut Vec<anyhow::Error>,
-) {
-    let mut finished = stream.finish();
-    problems.extend(finished.spill_failure.take().map(|reason| anyhow!(reason)));
-    if let Some(line) = status_line {
-        if !finished.sink.at_line_start() {
-            finished.sink.write_all(b"\n").ok();
-        }
-        finished.sink.write_all(line.as_bytes()).ok();
-    }
-    if let Err(err) = finished.sink.finish() {
-        problems.push(anyhow::Error::new(err).context(format!("cannot write to {name}")));
-    }
 }
 
 /// Passes SIGINT, SIGTERM, SIGHUP and SIGQUIT received by toolcap on to the
