@@ -41,6 +41,26 @@ pub fn assert_output(args: &[&str], input: impl Into<Vec<u8>>, expected: impl In
         .stdout(expected.into());
 }
 
+/// Runs toolcap with `args` on `input` and expects the cut output: `lines`
+/// lines in all, `head` kept, `omitted` bytes replaced by the marker, `tail`
+/// kept.
+pub fn assert_truncated(
+    args: &[&str],
+    input: impl AsRef<[u8]>,
+    lines: usize,
+    head: &[u8],
+    omitted: usize,
+    tail: &[u8],
+) {
+    let input = input.as_ref();
+    let marker = format!("[... {omitted} bytes truncated ...]");
+    assert_output(
+        args,
+        input,
+        truncated(input.len(), lines, head, &marker, tail),
+    );
+}
+
 /// The exact output for a truncated input: header, head, marker, tail.
 pub fn truncated(
     total_bytes: usize,

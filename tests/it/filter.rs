@@ -1,6 +1,6 @@
 //! Filter mode: the output contract, byte for byte.
 
-use crate::common::{assert_output, repeated, temp_dir, toolcap, truncated};
+use crate::common::{assert_output, assert_truncated, repeated, temp_dir, toolcap, truncated};
 
 #[test]
 fn readme_example_10000_lines_of_abcd() {
@@ -33,34 +33,33 @@ fn input_below_and_at_the_cap_passes_unchanged() {
 
 #[test]
 fn one_byte_over_the_cap_cuts_one_byte() {
-    let expected = truncated(11, 1, b"12345", "[... 1 bytes truncated ...]", b"7890\n");
-    assert_output(&["--max", "10"], "1234567890\n", expected);
+    assert_truncated(&["--max", "10"], "1234567890\n", 1, b"12345", 1, b"7890\n");
 }
 
 #[test]
 fn no_trailing_newline_counts_the_last_line() {
     let input = "line1\nline2\nline3\nline4\nlast-line-without-newline";
-    let expected = truncated(
-        input.len(),
+    assert_truncated(
+        &["--head", "8", "--tail", "25"],
+        input,
         5,
         b"line1\n",
-        "[... 18 bytes truncated ...]",
+        18,
         b"last-line-without-newline",
     );
-    assert_output(&["--head", "8", "--tail", "25"], input, expected);
 }
 
 #[test]
 fn crlf_lines_cut_after_the_newline() {
     let input = "one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n";
-    let expected = truncated(
-        input.len(),
+    assert_truncated(
+        &["--head", "11", "--tail", "7"],
+        input,
         5,
         b"one\r\ntwo\r\n",
-        "[... 13 bytes truncated ...]",
+        13,
         b"five\r\n",
     );
-    assert_output(&["--head", "11", "--tail", "7"], input, expected);
 }
 
 #[test]
@@ -68,14 +67,14 @@ fn multibyte_characters_straddling_both_cuts_stay_whole() {
     // "€" is E2 82 AC. Head budget 8 ends inside the second "€" (B[8] is a
     // continuation byte): h moves back to 7. The tail starts at 24, on "y".
     let input = "abcd€€€€€€wxyz€€".as_bytes();
-    let expected = truncated(
-        input.len(),
+    assert_truncated(
+        &["--max", "16", "--cut", "bytes"],
+        input,
         1,
         "abcd€".as_bytes(),
-        "[... 17 bytes truncated ...]",
+        17,
         "yz€€".as_bytes(),
     );
-    assert_output(&["--max", "16", "--cut", "bytes"], input, expected);
 }
 
 #[test]
@@ -83,27 +82,27 @@ fn invalid_utf8_at_the_cuts_passes_as_bytes() {
     let input = b"a\x80\x80\x80\x80\x80cdefgh\x80\x80\x80\x80".to_vec();
     // Head: h = 4 moves back over continuation bytes at most 3 times, to 1
     // (B[1] is still one). Tail: t = 12 moves forward 3 times, to 15.
-    let expected = truncated(
-        input.len(),
+    assert_truncated(
+        &["--max", "8", "--cut", "bytes"],
+        input,
         1,
         b"a",
-        "[... 14 bytes truncated ...]",
+        14,
         b"\x80",
     );
-    assert_output(&["--max", "8", "--cut", "bytes"], input, expected);
 }
 
 #[test]
 fn one_giant_line_is_cut_mid_line() {
     let input = "x".repeat(100_000);
-    let expected = truncated(
-        100_000,
+    assert_truncated(
+        &["--max", "100"],
+        &input,
         1,
         &input.as_bytes()[..50],
-        "[... 99900 bytes truncated ...]",
+        99900,
         &input.as_bytes()[..50],
     );
-    assert_output(&["--max", "100"], input, expected);
 }
 
 #[test]
@@ -112,44 +111,40 @@ fn cut_moves_to_a_line_boundary_only_within_a_quarter_budget() {
     // stays mid-line. Tail budget 25: t = 34 and the next line starts at 37,
     // 3 bytes on (<= 25/4): the cut moves there.
     let input = "first-line\nsecond-line-is-long\nthird\nfourth-line\nlast-line\n";
-    let expected = truncated(
-        59,
+    assert_truncated(
+        &["--head", "20", "--tail", "25"],
+        input,
         5,
         b"first-line\nsecond-li",
-        "[... 17 bytes truncated ...]",
+        17,
         b"fourth-line\nlast-line\n",
     );
-    assert_output(&["--head", "20", "--tail", "25"], input, expected);
 }
 
 #[test]
 fn cut_bytes_cuts_exactly_at_the_budget() {
     let input = repeated("abcd\n", 10);
-    let expected = truncated(
-        50,
-        10,
-        b"abcd\nab",
-        "[... 36 bytes truncated ...]",
-        b"d\nabcd\n",
-    );
-    assert_output(
+    assert_truncated(
         &["--max", "14", "--cut", "bytes", "--head", "7"],
         input,
-        expected,
+        10,
+        b"abcd\nab",
+        36,
+        b"d\nabcd\n",
     );
 }
 
 #[test]
 fn lines_cap_keeps_half_at_each_end() {
     let input: String = (1..=20).map(|i| format!("{i}\n")).collect();
-    let expected = truncated(
-        input.len(),
+    assert_truncated(
+        &["--lines", "5"],
+        &input,
         20,
         b"1\n2\n",
-        "[... 38 bytes truncated ...]",
+        38,
         b"18\n19\n20\n",
     );
-    assert_output(&["--lines", "5"], input.clone(), expected);
     // Within the line cap and the byte cap: unchanged.
     assert_output(&["-n", "20"], input, input_of(20));
 }
@@ -164,17 +159,13 @@ fn stricter_of_lines_and_bytes_wins_at_each_end() {
     // cut at 3, mid-line (the line start is 1 byte back, more than 3/4); the
     // tail starts at 51 - 3 = 48, already a line start.
     let input = input_of(20);
-    let expected = truncated(
-        input.len(),
-        20,
-        b"1\n2",
-        "[... 45 bytes truncated ...]",
-        b"20\n",
-    );
-    assert_output(
+    assert_truncated(
         &["--lines", "4", "--head", "3", "--tail", "3"],
         input,
-        expected,
+        20,
+        b"1\n2",
+        45,
+        b"20\n",
     );
 }
 
@@ -208,14 +199,14 @@ fn head_and_tail_as_sizes_and_percentages() {
 #[test]
 fn tokens_budget_is_four_bytes_per_token() {
     let input = repeated("abc\n", 100);
-    let expected = truncated(
-        400,
+    assert_truncated(
+        &["--tokens", "10"],
+        &input,
         100,
         &input[..20],
-        "[... 360 bytes truncated ...]",
+        360,
         &input[380..],
     );
-    assert_output(&["--tokens", "10"], input, expected);
 }
 
 #[test]

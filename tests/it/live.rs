@@ -4,17 +4,12 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::common::{repeated, std_toolcap, toolcap};
+use crate::common::{assert_output, repeated, std_toolcap, toolcap};
 
 #[test]
 fn live_output_that_fits_is_unchanged() {
     let input = repeated("progress\n", 10);
-    toolcap()
-        .args(["--live"])
-        .write_stdin(input.clone())
-        .assert()
-        .success()
-        .stdout(input);
+    assert_output(&["--live"], input.clone(), input);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use predicates::prelude::*;
 
-use crate::common::{BIN, repeated, std_toolcap, temp_dir, toolcap, truncated};
+use crate::common::{BIN, assert_output, repeated, std_toolcap, temp_dir, toolcap, truncated};
 
 #[test]
 fn exit_statuses_pass_through_with_a_status_line() {
@@ -73,11 +73,11 @@ fn program_runs_without_a_shell_and_shell_can_be_chosen() {
 #[test]
 fn core_options_work_in_wrap_mode() {
     let expected = truncated(50, 10, b"abcd\n", "[... 40 bytes truncated ...]", b"abcd\n");
-    toolcap()
-        .args(["--max", "10", "--", "sh", "-c", "yes abcd | head -n 10"])
-        .assert()
-        .success()
-        .stdout(expected);
+    assert_output(
+        &["--max", "10", "--", "sh", "-c", "yes abcd | head -n 10"],
+        "",
+        expected,
+    );
 }
 
 #[test]
