@@ -5,6 +5,7 @@ mod common;
 mod errors;
 mod filter;
 mod live;
+mod model;
 mod properties;
 mod real_output;
 mod spill;
