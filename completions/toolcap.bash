@@ -23,7 +23,7 @@ _toolcap() {
 
     case "${cmd}" in
         toolcap)
-            opts="-m -n -c -h -V --max --tokens --head --tail --lines --cut --spill --spill-dir --no-header --live --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
+            opts="-m -n -c -h -V --max --tokens --head --tail --lines --cut --spill --spill-dir --no-spill --no-header --live --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -15,6 +15,7 @@ complete -c toolcap -l stderr-max -d 'Budget for the separate stderr [default: -
 complete -c toolcap -l timeout -d 'Stop the command after DURATION (exit 124)' -r
 complete -c toolcap -l kill-after -d 'Wait this long after SIGTERM before SIGKILL [default: 5s]' -r
 complete -c toolcap -l drain -d 'Read at most this long after the command exits [default: 2s]' -r
+complete -c toolcap -l no-spill -d 'Do not spill, even when TOOLCAP_SPILL_DIR is set'
 complete -c toolcap -l no-header -d 'Omit the warning header'
 complete -c toolcap -l live -d 'Print the head as it arrives; header lines go last'
 complete -c toolcap -l no-status -d 'Do not append the [exit status: N] line'

@@ -7,23 +7,17 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::error::ErrorKind;
-use clap::{ArgGroup, CommandFactory, Parser, ValueEnum};
+use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
-use toolcap::SpillTarget;
-use toolcap::capture::{Budget, CutMode};
-use toolcap::config::{Config, Mode, StderrMode, WrapConfig};
-use toolcap::size::{SizeOrPercent, parse_duration, parse_size, parse_size_or_percent};
-use toolcap::source::Input;
+use toolcap::size::{
+    SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent,
+};
+use toolcap::{Config, CutMode, Input, Mode, Options, SpillTarget, StderrMode, WrapConfig};
 
-/// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
-const DEFAULT_MAX: u64 = 10_000;
-/// `--tokens N` means N * 4 bytes: the usual rule of thumb for English
-/// text and code under the tokenizers of current models.
-const BYTES_PER_TOKEN: u64 = 4;
 const DEFAULT_SHELL: &str = "/bin/sh";
-const DEFAULT_KILL_AFTER: Duration = Duration::from_secs(5);
-const DEFAULT_DRAIN: Duration = Duration::from_secs(2);
+
+/// --help is wrapped at the terminal's width, but never wider than this.
+const HELP_WIDTH: usize = 80;
 
 const ABOUT: &str = "Cap command output at a budget, keeping its head and tail";
 
@@ -45,37 +39,69 @@ Examples:
 The second runs the command itself (wrap mode) and keeps its exit status; \
 the third keeps the full output on disk when it is cut.";
 
-const AFTER_LONG_HELP: &str = "\
+/// The sections after the options, in `--help` and in the man page (where
+/// each is a section of its own). Placeholders are written `{N}`, never
+/// `{n}`: clap turns `{n}` into a line break.
+const SECTIONS: [(&str, &str); 4] = [
+    (
+        "Sizes and durations",
+        "\
 SIZE: digits with an optional suffix, case-insensitive: none or b = bytes; \
 k, kb = 1000; ki, kib = 1024; m, mb = 10^6; mi, mib = 2^20; g, gb = 10^9; \
 gi, gib = 2^30. So 10k is 10,000 bytes, unlike GNU head where K is 1024 \
-(write 10ki for that). PCT: a whole percentage of --max, such as 20%.
+(write 10ki for that). PCT: a whole percentage of --max, such as 20%. \
+COUNT (--tokens, --lines): plain digits.
 
 DURATION: digits with an optional unit ms, s, m or h; plain digits are \
-seconds (500ms, 30s, 5m, 1h, 30).
-
-Output format, when the input does not fit:
-  Warning: truncated output (original token count: {ceil(bytes/4)})
-  Total output lines: {lines}
+seconds (500ms, 30s, 5m, 1h, 30).",
+    ),
+    (
+        "Output format",
+        "\
+When the input does not fit:
+  Warning: truncated output (original token count: {T})
+  Total output lines: {L}
   <blank line>
   {head}
-  [... {n} bytes truncated ...]
+  [... {N} bytes truncated ...]
   {tail}
-With a spill file the marker reads
-  [... {n} bytes truncated (lines {a}-{b}); full output in {PATH} ...]
+where T = ceil(bytes/4) and L is the number of lines. With a spill file \
+the marker reads
+  [... {N} bytes truncated (lines {A}-{B}); full output in {PATH} ...]
 Cuts never split a UTF-8 character, and with --cut lines (the default) they \
-move to a line boundary when that costs at most a quarter of the side's budget.
+move to a line boundary when that costs at most a quarter of the side's \
+budget.",
+    ),
+    (
+        "Exit status",
+        "\
+Filter mode: 0 success (also when stdout was closed early); 1 a FILE could \
+not be read, the spill file failed, or stdout could not be written; 2 usage \
+error; 128+N when signal N (SIGINT, SIGTERM, SIGHUP) interrupted the \
+reading: what was read is still capped and printed.
 
-Exit status, filter mode: 0 success (also when stdout was closed early); \
-1 a FILE could not be read, the spill file failed, or stdout could not be \
-written; 2 usage error.
-Exit status, wrap mode: the command's own status; 128+N when it was killed \
-by signal N; 124 on --timeout; 126 when it cannot be executed; 127 when it \
-is not found; 125 when toolcap itself failed (then the command's status, if \
-it was not 0, still wins); 2 usage error.
+Wrap mode: the command's own status; 128+N when it was killed by signal N; \
+124 on --timeout; 126 when it cannot be executed; 127 when it is not found; \
+125 when toolcap itself failed (then the command's status, if it was not 0, \
+still wins); 2 usage error.",
+    ),
+    (
+        "Environment",
+        "\
+TOOLCAP_MAX sets the default of --max; TOOLCAP_SPILL_DIR sets the default \
+of --spill-dir (--no-spill turns it off). Empty values count as unset.",
+    ),
+];
 
-Environment: TOOLCAP_MAX sets the default of --max; TOOLCAP_SPILL_DIR sets \
-the default of --spill-dir.";
+/// The three ways to call toolcap, for the man page's SYNOPSIS.
+#[cfg(test)]
+const SYNOPSIS: [&str; 3] = [
+    "[OPTIONS] [FILE]...",
+    "[OPTIONS] -- PROGRAM [ARGS]...",
+    "[OPTIONS] -c STRING",
+];
+
+const WRAP_MODE: &str = "Wrap mode (with -- PROGRAM or -c STRING)";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -83,8 +109,8 @@ the default of --spill-dir.";
     version,
     about = ABOUT,
     long_about = LONG_ABOUT,
-    after_long_help = AFTER_LONG_HELP,
     help_expected = true,
+    max_term_width = HELP_WIDTH,
     group(ArgGroup::new("wrapped").args(["command", "program"]).multiple(false)),
 )]
 struct Args {
@@ -98,13 +124,21 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
-        long_help = "Budget for the kept output: head + tail. Output within it passes \
-                     unchanged. [default: 10k, or TOOLCAP_MAX]\n\nExample: --max 4Mi"
+        long_help = "Budget for the kept output: head + tail, a ceiling nothing exceeds. Output \
+                     within it passes unchanged. [default: 10k, or TOOLCAP_MAX]\n\nExample: \
+                     --max 4Mi"
     )]
     max: Option<u64>,
 
     /// Budget in tokens: --max = 4 * N bytes
-    #[arg(long, value_name = "N", conflicts_with = "max")]
+    #[arg(
+        long,
+        value_name = "COUNT",
+        value_parser = parse_count,
+        conflicts_with = "max",
+        long_help = "Budget in tokens of 4 bytes each: --max = 4 * COUNT bytes. Combines with \
+                     --head or --tail, not both.\n\nExample: --tokens 2500"
+    )]
     tokens: Option<u64>,
 
     /// Bytes kept from the start (default: half of --max)
@@ -112,9 +146,10 @@ struct Args {
         long,
         value_name = "SIZE|PCT",
         value_parser = parse_size_or_percent,
-        long_help = "Bytes kept from the start. Default: floor(max/2). Given alone, the tail gets \
-                     the rest of --max; with --tail too, max = head + tail. PCT is floor(max * \
-                     PCT / 100).\n\nExample: --head 20% keeps 2k of a 10k budget from the start"
+        long_help = "Bytes kept from the start, at most --max. Default: floor(max/2). Given \
+                     alone, the tail gets the rest of --max; with --tail too, the two are the \
+                     budget (and may not exceed an explicit --max). PCT is floor(max * PCT / \
+                     100).\n\nExample: --head 20% keeps 2k of a 10k budget from the start"
     )]
     head: Option<SizeOrPercent>,
 
@@ -123,8 +158,9 @@ struct Args {
         long,
         value_name = "SIZE|PCT",
         value_parser = parse_size_or_percent,
-        long_help = "Bytes kept from the end. Default: max - head. Given alone, the head gets the \
-                     rest of --max.\n\nExample: --tail 80% keeps the last 8k of a 10k budget"
+        long_help = "Bytes kept from the end, at most --max. Default: max - head. Given alone, \
+                     the head gets the rest of --max.\n\nExample: --tail 80% keeps the last 8k \
+                     of a 10k budget"
     )]
     tail: Option<SizeOrPercent>,
 
@@ -133,6 +169,7 @@ struct Args {
         short = 'n',
         long,
         value_name = "N",
+        value_parser = parse_count,
         long_help = "Also cap by lines: keep at most the first floor(N/2) and the last N - \
                      floor(N/2) lines. The byte budget still applies; the stricter of the two \
                      wins at each end.\n\nExample: -n 100"
@@ -154,10 +191,12 @@ struct Args {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with = "spill_dir",
+        conflicts_with_all = ["spill_dir", "no_spill"],
         long_help = "Write every input byte to FILE as it is read, so the full output is never \
-                     lost; the marker names FILE. Created with mode 0600, or truncated. In wrap \
-                     mode with --stderr separate, the stderr goes to FILE.stderr."
+                     lost; the marker names FILE by its absolute path. Created with mode 0600, \
+                     or truncated; never through a symlink, and never when FILE is also an \
+                     input or an output. In wrap mode with --stderr separate, the stderr goes to \
+                     FILE.stderr."
     )]
     spill: Option<PathBuf>,
 
@@ -165,11 +204,17 @@ struct Args {
     #[arg(
         long,
         value_name = "DIR",
+        conflicts_with = "no_spill",
         long_help = "Create DIR (mode 0700) if missing and write the full input to a new, \
                      unpredictably named file in it (created exclusively, mode 0600). The file is \
-                     deleted at the end if the output was not truncated. [env: TOOLCAP_SPILL_DIR]"
+                     deleted at the end if the output was not truncated; failing to write it is \
+                     then only a warning. [env: TOOLCAP_SPILL_DIR]"
     )]
     spill_dir: Option<PathBuf>,
+
+    /// Do not spill, even when TOOLCAP_SPILL_DIR is set
+    #[arg(long)]
+    no_spill: bool,
 
     /// Omit the warning header
     #[arg(
@@ -190,11 +235,16 @@ struct Args {
     live: bool,
 
     /// Run STRING with /bin/sh -c (or --shell)
-    #[arg(short = 'c', long = "command", value_name = "STRING")]
+    #[arg(
+        short = 'c',
+        long = "command",
+        value_name = "STRING",
+        help_heading = WRAP_MODE
+    )]
     command: Option<OsString>,
 
     /// Shell for -c [default: /bin/sh]
-    #[arg(long, value_name = "PATH", requires = "command")]
+    #[arg(long, value_name = "PATH", help_heading = WRAP_MODE)]
     shell: Option<OsString>,
 
     /// Child's stderr: merged into stdout, or capped separately
@@ -202,7 +252,7 @@ struct Args {
         long,
         value_enum,
         value_name = "HOW",
-        requires = "wrapped",
+        help_heading = WRAP_MODE,
         long_help = "merged: the child's stdout and stderr share one pipe, exactly as 2>&1, so \
                      lines keep their order. separate: the stderr is capped on its own onto \
                      toolcap's stderr, with its own header and marker. [default: merged]"
@@ -214,8 +264,10 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        help_heading = WRAP_MODE,
         long_help = "Budget for the child's stderr with --stderr separate; --head, --tail, --lines \
-                     and --cut apply to it as to stdout. [default: same as --max]"
+                     and --cut apply to it as to stdout, and a PCT is of --stderr-max. [default: \
+                     same as --max]"
     )]
     stderr_max: Option<u64>,
 
@@ -224,7 +276,7 @@ struct Args {
         long,
         value_name = "DURATION",
         value_parser = parse_duration,
-        requires = "wrapped",
+        help_heading = WRAP_MODE,
         long_help = "Stop the command after DURATION: SIGTERM to its whole process group, then \
                      SIGKILL after --kill-after. What it printed until then is capped and \
                      printed; exit status 124. 0 means no timeout.\n\nExample: --timeout 5m"
@@ -232,7 +284,12 @@ struct Args {
     timeout: Option<Duration>,
 
     /// Wait this long after SIGTERM before SIGKILL [default: 5s]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, requires = "timeout")]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        value_parser = parse_duration,
+        help_heading = WRAP_MODE
+    )]
     kill_after: Option<Duration>,
 
     /// Read at most this long after the command exits [default: 2s]
@@ -240,7 +297,7 @@ struct Args {
         long,
         value_name = "DURATION",
         value_parser = parse_duration,
-        requires = "wrapped",
+        help_heading = WRAP_MODE,
         long_help = "After the command exits, read its pipes for at most DURATION more, so a \
                      background process that keeps them open cannot hang toolcap. [default: 2s]"
     )]
@@ -249,7 +306,7 @@ struct Args {
     /// Do not append the [exit status: N] line
     #[arg(
         long,
-        requires = "wrapped",
+        help_heading = WRAP_MODE,
         long_help = "Do not append the status line that follows the output when the command did \
                      not exit 0: [exit status: 3], [killed by signal 9 (SIGKILL)] or [timed out \
                      after 30s]."
@@ -257,13 +314,13 @@ struct Args {
     no_status: bool,
 
     /// Give the command /dev/null as stdin
-    #[arg(long, requires = "wrapped")]
+    #[arg(long, help_heading = WRAP_MODE)]
     no_stdin: bool,
 
     /// Ask the command for plain output (NO_COLOR=1, TERM=dumb, ...)
     #[arg(
         long,
-        requires = "wrapped",
+        help_heading = WRAP_MODE,
         long_help = "Run the command with NO_COLOR=1, TERM=dumb, PAGER=cat, GIT_PAGER=cat, \
                      CLICOLOR=0 and without FORCE_COLOR and CLICOLOR_FORCE, so tools stop \
                      decorating their output for a terminal nobody sees."
@@ -287,67 +344,196 @@ enum StderrArg {
     Separate,
 }
 
-/// Why parsing ended without a `Config`: help, version, or a usage error.
-/// Wraps clap's error so that `main` need not know clap.
-pub struct Stop(clap::Error);
+/// The full clap definition, with the sections after the options.
+fn command() -> clap::Command {
+    let after: Vec<String> = SECTIONS
+        .iter()
+        .map(|(title, text)| format!("{title}:\n{text}"))
+        .collect();
+    Args::command().after_long_help(after.join("\n\n"))
+}
+
+/// Why parsing ended without a `Config`: help or version (to stdout,
+/// exit 0), or a usage error (one line to stderr, exit 2).
+pub enum Stop {
+    /// `--help` or `--version`: clap prints it, coloured only on a terminal.
+    Info(clap::Error),
+    /// A usage error, as one line.
+    Usage(String),
+}
 
 impl Stop {
     /// Prints help or version to stdout, or the error to stderr.
     pub fn print(&self) {
-        let _ = self.0.print();
+        use std::io::Write;
+        // If the terminal is gone there is no one left to tell.
+        let _ = match self {
+            Stop::Info(info) => info.print(),
+            Stop::Usage(message) => writeln!(std::io::stderr().lock(), "toolcap: {message}"),
+        };
     }
 
     /// 0 for help and version, 2 for a usage error.
     pub fn exit_code(&self) -> u8 {
-        if self.0.use_stderr() { 2 } else { 0 }
+        match self {
+            Stop::Info(_) => 0,
+            Stop::Usage(_) => 2,
+        }
     }
 }
 
 /// Parses the process's arguments and environment into a `Config`.
 pub fn parse() -> Result<Config, Stop> {
-    let args = Args::try_parse().map_err(Stop)?;
-    args.into_config(|name| std::env::var_os(name))
-        .map_err(|message| Stop(Args::command().error(ErrorKind::ValueValidation, message)))
+    parse_from(std::env::args_os(), |name| std::env::var_os(name))
 }
+
+fn parse_from(
+    argv: impl IntoIterator<Item = OsString>,
+    env: impl Fn(&str) -> Option<OsString>,
+) -> Result<Config, Stop> {
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    let matches: ArgMatches = command().try_get_matches_from(&argv).map_err(|err| {
+        if err.use_stderr() {
+            Stop::Usage(one_line(&err))
+        } else {
+            Stop::Info(err)
+        }
+    })?;
+    let args = Args::from_arg_matches(&matches).map_err(|err| Stop::Usage(one_line(&err)))?;
+    // `toolcap --` alone would read stdin and hang on a terminal: what
+    // follows `--` is the program, and there is none.
+    if args.program.is_empty() && argv.last().is_some_and(|last| last == "--") {
+        return Err(Stop::Usage(
+            "no program after '--': give one, as in 'toolcap -- make test'".into(),
+        ));
+    }
+    args.into_config(env).map_err(Stop::Usage)
+}
+
+/// clap's error as one line: its first line without `error: `, the
+/// indented list that may follow it (missing arguments) joined in, and its
+/// suggestions kept, except the tip to write `-- -1`, which would run a
+/// program named `-1`.
+fn one_line(err: &clap::Error) -> String {
+    let text = err.render().to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let mut items = Vec::new();
+    for line in lines {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if let Some(tip) = line.strip_prefix("tip: ") {
+            if !tip.contains("use '-- ") {
+                message.push_str(&format!(" ({tip})"));
+            }
+        } else {
+            items.push(line.to_string());
+        }
+    }
+    if !items.is_empty() {
+        message.push(' ');
+        message.push_str(&items.join(", "));
+    }
+    message
+}
+
+/// Wrap-only options, by the name a user typed them with.
+const WRAP_ONLY: [&str; 9] = [
+    "--shell",
+    "--stderr",
+    "--stderr-max",
+    "--timeout",
+    "--kill-after",
+    "--drain",
+    "--no-status",
+    "--no-stdin",
+    "--plain-env",
+];
 
 impl Args {
     fn into_config(self, env: impl Fn(&str) -> Option<OsString>) -> Result<Config, String> {
-        let max = match (self.max, self.tokens) {
-            (Some(max), _) => max,
-            (None, Some(tokens)) => tokens
-                .checked_mul(BYTES_PER_TOKEN)
-                .ok_or_else(|| format!("invalid value '{tokens}' for '--tokens': too large"))?,
-            (None, None) => match env("TOOLCAP_MAX") {
-                Some(value) => {
+        // An empty variable counts as unset, as for most tools.
+        let env = |name: &str| env(name).filter(|value| !value.is_empty());
+        let mut options = Options::new();
+        match (self.max, self.tokens) {
+            (Some(max), _) => options = options.max(max),
+            (None, Some(tokens)) => options = options.tokens(tokens),
+            // With both --head and --tail, they are the budget; a default
+            // from the environment does not limit them.
+            (None, None) if self.head.is_some() && self.tail.is_some() => {}
+            (None, None) => {
+                if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;
-                    parse_size(text).map_err(|err| format!("invalid TOOLCAP_MAX: {err}"))?
+                    let max =
+                        parse_size(text).map_err(|err| format!("invalid TOOLCAP_MAX: {err}"))?;
+                    options = options.max(max);
                 }
-                None => DEFAULT_MAX,
-            },
+            }
+        }
+        if let Some(head) = self.head {
+            options = options.head(head);
+        }
+        if let Some(tail) = self.tail {
+            options = options.tail(tail);
+        }
+        if let Some(lines) = self.lines {
+            options = options.lines(lines);
+        }
+        options = options
+            .cut(match self.cut.unwrap_or(CutArg::Lines) {
+                CutArg::Lines => CutMode::Lines,
+                CutArg::Bytes => CutMode::Bytes,
+            })
+            .header(!self.no_header);
+        let spill = match (self.spill, self.spill_dir, self.no_spill) {
+            (_, _, true) => None,
+            (Some(file), _, _) => Some(SpillTarget::File(file)),
+            (None, Some(dir), _) => Some(SpillTarget::Dir(dir)),
+            (None, None, false) => env("TOOLCAP_SPILL_DIR").map(|dir| SpillTarget::Dir(dir.into())),
         };
-        let cut = match self.cut.unwrap_or(CutArg::Lines) {
-            CutArg::Lines => CutMode::Lines,
-            CutArg::Bytes => CutMode::Bytes,
-        };
-        let budget_for = |max| split_budget(max, self.head, self.tail, self.lines, cut);
-        let spill = match (self.spill, self.spill_dir) {
-            (Some(file), _) => Some(SpillTarget::File(file)),
-            (None, Some(dir)) => Some(SpillTarget::Dir(dir)),
-            (None, None) => env("TOOLCAP_SPILL_DIR")
-                .filter(|dir| !dir.is_empty())
-                .map(|dir| SpillTarget::Dir(dir.into())),
-        };
+        let given_wrap_only: Vec<&str> = [
+            self.shell.is_some(),
+            self.stderr.is_some(),
+            self.stderr_max.is_some(),
+            self.timeout.is_some(),
+            self.kill_after.is_some(),
+            self.drain.is_some(),
+            self.no_status,
+            self.no_stdin,
+            self.plain_env,
+        ]
+        .into_iter()
+        .zip(WRAP_ONLY)
+        .filter_map(|(given, name)| given.then_some(name))
+        .collect();
         let argv = match (self.command, self.program) {
             (Some(string), _) => Some(vec![
                 self.shell.unwrap_or_else(|| DEFAULT_SHELL.into()),
                 "-c".into(),
                 string,
             ]),
-            (None, program) if !program.is_empty() => Some(program),
+            (None, program) if !program.is_empty() => {
+                if self.shell.is_some() {
+                    return Err("--shell is for -c STRING; '-- PROGRAM' runs no shell".into());
+                }
+                Some(program)
+            }
             _ => None,
         };
         let mode = match argv {
             None => {
+                if let Some(name) = given_wrap_only.first() {
+                    return Err(format!(
+                        "{name} is for wrap mode: give a command, as in 'toolcap {name} ... -- \
+                         PROGRAM' or '-c STRING'"
+                    ));
+                }
                 let inputs = self.files.into_iter().map(|path| {
                     if path.as_os_str() == "-" {
                         Input::Stdin
@@ -362,57 +548,29 @@ impl Args {
                 Mode::Filter(inputs)
             }
             Some(argv) => {
-                let stderr = match self.stderr {
-                    Some(StderrArg::Separate) => {
-                        StderrMode::Separate(budget_for(self.stderr_max.unwrap_or(max)))
-                    }
-                    _ if self.stderr_max.is_some() => {
-                        return Err("--stderr-max needs --stderr separate".into());
-                    }
-                    _ => StderrMode::Merged,
+                let mut wrap = WrapConfig::new(argv);
+                wrap.stderr = match (self.stderr, self.stderr_max) {
+                    (Some(StderrArg::Separate), max) => StderrMode::Separate { max },
+                    (_, Some(_)) => return Err("--stderr-max needs --stderr separate".into()),
+                    (_, None) => StderrMode::Merged,
                 };
-                Mode::Wrap(WrapConfig {
-                    argv,
-                    stderr,
-                    timeout: self.timeout.filter(|timeout| !timeout.is_zero()),
-                    kill_after: self.kill_after.unwrap_or(DEFAULT_KILL_AFTER),
-                    drain: self.drain.unwrap_or(DEFAULT_DRAIN),
-                    status_line: !self.no_status,
-                    inherit_stdin: !self.no_stdin,
-                    plain_env: self.plain_env,
-                })
+                if self.kill_after.is_some() && self.timeout.is_none_or(|t| t.is_zero()) {
+                    return Err("--kill-after needs --timeout".into());
+                }
+                wrap.timeout = self.timeout.filter(|timeout| !timeout.is_zero());
+                wrap.kill_after = self.kill_after.unwrap_or(wrap.kill_after);
+                wrap.drain = self.drain.unwrap_or(wrap.drain);
+                wrap.status_line = !self.no_status;
+                wrap.inherit_stdin = !self.no_stdin;
+                wrap.plain_env = self.plain_env;
+                Mode::Wrap(wrap)
             }
         };
-        Ok(Config {
-            budget: budget_for(max),
-            header: !self.no_header,
-            live: self.live,
-            spill,
-            mode,
-        })
-    }
-}
-
-/// Splits `max` into head and tail: half each by default; one side given,
-/// the other gets the rest (never below 0); both given, they are the budget.
-fn split_budget(
-    max: u64,
-    head: Option<SizeOrPercent>,
-    tail: Option<SizeOrPercent>,
-    lines: Option<u64>,
-    cut: CutMode,
-) -> Budget {
-    let (head, tail) = match (head.map(|h| h.resolve(max)), tail.map(|t| t.resolve(max))) {
-        (None, None) => (max / 2, max - max / 2),
-        (Some(head), None) => (head, max.saturating_sub(head)),
-        (None, Some(tail)) => (max.saturating_sub(tail), tail),
-        (Some(head), Some(tail)) => (head, tail),
-    };
-    Budget {
-        head,
-        tail,
-        lines,
-        cut,
+        let mut config = Config::new(mode);
+        config.options = options;
+        config.live = self.live;
+        config.spill = spill;
+        Ok(config)
     }
 }
 
@@ -420,56 +578,48 @@ fn split_budget(
 mod tests {
     use super::*;
 
-    fn config(args: &[&str]) -> Result<Config, String> {
-        config_with_env(args, &[])
-    }
-
     fn config_with_env(args: &[&str], vars: &[(&str, &str)]) -> Result<Config, String> {
-        let args = Args::try_parse_from(std::iter::once("toolcap").chain(args.iter().copied()))
-            .map_err(|err| err.to_string())?;
-        args.into_config(|name| {
+        let argv = std::iter::once("toolcap")
+            .chain(args.iter().copied())
+            .map(OsString::from);
+        parse_from(argv, |name| {
             vars.iter()
                 .find(|(key, _)| *key == name)
                 .map(|(_, value)| value.into())
         })
+        .map_err(|stop| match stop {
+            Stop::Usage(message) => message,
+            Stop::Info(info) => info.to_string(),
+        })
     }
 
-    fn budget(args: &[&str]) -> (u64, u64) {
-        let budget = config(args).unwrap().budget;
-        (budget.head, budget.tail)
+    fn config(args: &[&str]) -> Result<Config, String> {
+        config_with_env(args, &[])
     }
 
-    #[test]
-    fn budget_splits() {
-        assert_eq!(budget(&[]), (5_000, 5_000));
-        assert_eq!(budget(&["--max", "11"]), (5, 6));
-        assert_eq!(budget(&["--tokens", "100"]), (200, 200));
-        assert_eq!(budget(&["--max", "10k", "--head", "20%"]), (2_000, 8_000));
-        assert_eq!(budget(&["--max", "10k", "--tail", "3k"]), (7_000, 3_000));
-        assert_eq!(budget(&["--max", "10k", "--head", "20k"]), (20_000, 0));
-        assert_eq!(budget(&["--head", "1k", "--tail", "2k"]), (1_000, 2_000));
-        assert_eq!(
-            budget(&["--max", "7", "--head", "50%", "--tail", "50%"]),
-            (3, 3)
-        );
+    /// The head and tail budgets the configuration asks for.
+    fn budget(config: &Config) -> (u64, u64) {
+        let mut capper = toolcap::Capper::new(&config.options).unwrap();
+        // Cap a long line of known bytes and read the budget off the cut.
+        capper.push(&vec![b'x'; 100_000]);
+        let report = capper.finish();
+        (report.head.len() as u64, report.tail.len() as u64)
     }
 
     #[test]
     fn environment_sets_defaults_and_flags_win() {
-        let from_env = config_with_env(
-            &[],
-            &[("TOOLCAP_MAX", "1k"), ("TOOLCAP_SPILL_DIR", "/tmp/s")],
-        )
-        .unwrap();
-        assert_eq!(from_env.budget.head + from_env.budget.tail, 1_000);
+        let env = [("TOOLCAP_MAX", "1k"), ("TOOLCAP_SPILL_DIR", "/tmp/s")];
+        let from_env = config_with_env(&[], &env).unwrap();
+        assert_eq!(budget(&from_env), (500, 500));
         assert_eq!(from_env.spill, Some(SpillTarget::Dir("/tmp/s".into())));
-        let flags = config_with_env(
-            &["--tokens", "1", "--spill", "f"],
-            &[("TOOLCAP_MAX", "1k"), ("TOOLCAP_SPILL_DIR", "/tmp/s")],
-        )
-        .unwrap();
-        assert_eq!(flags.budget.head + flags.budget.tail, 4);
+        let flags = config_with_env(&["--tokens", "1", "--spill", "f"], &env).unwrap();
+        assert_eq!(budget(&flags), (2, 2));
         assert_eq!(flags.spill, Some(SpillTarget::File("f".into())));
+        let no_spill = config_with_env(&["--no-spill"], &env).unwrap();
+        assert_eq!(no_spill.spill, None);
+        // Both sides given: the environment's default does not limit them.
+        let both = config_with_env(&["--head", "2k", "--tail", "1k"], &env).unwrap();
+        assert_eq!(budget(&both), (2_000, 1_000));
         let err = config_with_env(&[], &[("TOOLCAP_MAX", "lots")]).unwrap_err();
         assert!(
             err.starts_with("invalid TOOLCAP_MAX: invalid size 'lots'"),
@@ -478,37 +628,168 @@ mod tests {
     }
 
     #[test]
+    fn empty_environment_values_count_as_unset() {
+        let config =
+            config_with_env(&[], &[("TOOLCAP_MAX", ""), ("TOOLCAP_SPILL_DIR", "")]).unwrap();
+        assert_eq!(budget(&config), (5_000, 5_000));
+        assert_eq!(config.spill, None);
+    }
+
+    #[test]
     fn usage_errors() {
         for args in [
             &["--max", "1.5k"][..],
             &["--max", "1k", "--tokens", "3"],
             &["--spill", "a", "--spill-dir", "b"],
+            &["--spill", "a", "--no-spill"],
             &["file", "--", "echo"],
             &["-c", "true", "--", "echo"],
             &["--timeout", "1s"],
             &["--shell", "bash"],
+            &["--shell", "bash", "--", "echo"],
             &["--stderr-max", "1k", "--", "true"],
-            &["--tokens", "18446744073709551615"],
+            &["--kill-after", "1s", "--", "true"],
+            &["--tokens", "1.5"],
+            &["--lines", "1e3"],
+            &["--"],
+            &["--max", "5", "--"],
         ] {
             assert!(config(args).is_err(), "{args:?}");
         }
     }
 
     #[test]
+    fn usage_errors_are_one_line_with_the_value_and_the_expected_form() {
+        for (args, expected) in [
+            (
+                &["--tokens", "1.5"][..],
+                "invalid value '1.5' for '--tokens <COUNT>': invalid count '1.5': expected a \
+                 whole number, e.g. 100",
+            ),
+            (
+                &["--lines", "1e3"],
+                "invalid value '1e3' for '--lines <N>': invalid count '1e3': expected a whole \
+                 number, e.g. 100",
+            ),
+            (
+                &["--maxx", "3"],
+                "unexpected argument '--maxx' found (a similar argument exists: '--max')",
+            ),
+            (&["-1"], "unexpected argument '-1' found"),
+            (
+                &["--timeout", "1s"],
+                "--timeout is for wrap mode: give a command, as in 'toolcap --timeout ... -- \
+                 PROGRAM' or '-c STRING'",
+            ),
+            (
+                &["--stderr-max", "1k"],
+                "--stderr-max is for wrap mode: give a command, as in 'toolcap --stderr-max ... \
+                 -- PROGRAM' or '-c STRING'",
+            ),
+            (
+                &["--cut", "words"],
+                "invalid value 'words' for '--cut <WHERE>' [possible values: lines, bytes]",
+            ),
+        ] {
+            assert_eq!(config(args).unwrap_err(), expected, "{args:?}");
+        }
+    }
+
+    #[test]
     fn wrap_mode_arguments() {
         let Mode::Wrap(wrap) = config(&["--shell", "bash", "-c", "echo hi"]).unwrap().mode else {
-            panic!()
+            panic!("not wrap mode")
         };
         assert_eq!(wrap.argv, ["bash", "-c", "echo hi"]);
         let Mode::Wrap(wrap) = config(&["--timeout", "0", "--", "ls", "-l"]).unwrap().mode else {
-            panic!()
+            panic!("not wrap mode")
         };
         assert_eq!((wrap.argv.len(), wrap.timeout), (2, None));
     }
 
     #[test]
     fn clap_definition_is_consistent() {
-        Args::command().debug_assert();
+        command().debug_assert();
+    }
+
+    /// Every line of --help fits 80 columns, and no placeholder was eaten
+    /// by clap (it reads `{n}` as a line break).
+    #[test]
+    fn help_fits_80_columns_and_keeps_its_placeholders() {
+        let help = command()
+            .term_width(HELP_WIDTH)
+            .render_long_help()
+            .to_string();
+        for line in help.lines() {
+            assert!(line.chars().count() <= HELP_WIDTH, "too wide: {line:?}");
+        }
+        assert!(help.contains("[... {N} bytes truncated ...]"), "{help}");
+        assert!(
+            help.contains("[... {N} bytes truncated (lines {A}-{B}); full output in {PATH} ...]"),
+            "{help}"
+        );
+        assert!(help.contains(WRAP_MODE), "{help}");
+    }
+
+    /// The man page: clap_mangen's sections, but a SYNOPSIS with the three
+    /// forms and the sections after the options as sections of their own.
+    fn man_page() -> Vec<u8> {
+        use roff::{Roff, bold, italic, roman};
+        let man = clap_mangen::Man::new(command());
+        let mut page = Vec::new();
+        man.render_title(&mut page).unwrap();
+        man.render_name_section(&mut page).unwrap();
+        let mut synopsis = Roff::new();
+        synopsis.control("SH", ["SYNOPSIS"]);
+        for (index, form) in SYNOPSIS.iter().enumerate() {
+            if index > 0 {
+                synopsis.control("br", []);
+            }
+            let mut line = vec![bold("toolcap"), roman(" ")];
+            for word in form.split(' ') {
+                if word.starts_with('[') || word.starts_with('-') {
+                    line.push(roman(word));
+                } else {
+                    line.push(italic(word));
+                }
+                line.push(roman(" "));
+            }
+            line.pop();
+            synopsis.text(line);
+        }
+        page.extend(synopsis.render().into_bytes());
+        man.render_description_section(&mut page).unwrap();
+        man.render_options_section(&mut page).unwrap();
+        let mut sections = Roff::new();
+        for (title, text) in SECTIONS {
+            sections.control("SH", [title.to_uppercase().as_str()]);
+            for (index, paragraph) in text.split("\n\n").enumerate() {
+                if index > 0 {
+                    sections.control("PP", []);
+                }
+                // Prose is filled; indented lines are examples, kept as
+                // they are.
+                let mut literal = false;
+                for line in paragraph.lines() {
+                    let indented = line.starts_with("  ");
+                    if indented != literal {
+                        sections.control(if indented { "nf" } else { "fi" }, []);
+                        literal = indented;
+                    }
+                    sections.text([roman(line)]);
+                }
+                if literal {
+                    sections.control("fi", []);
+                }
+            }
+        }
+        page.extend(sections.render().into_bytes());
+        man.render_version_section(&mut page).unwrap();
+        // Each part rendered on its own repeats roff's preamble; once will do.
+        let text = String::from_utf8(page).unwrap();
+        let preamble = ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n";
+        let (first, rest) = text.split_at(text.find(preamble).unwrap() + preamble.len());
+        (first.to_string() + &rest.replace(preamble, "")).into_bytes()
     }
 
     /// The man page and completions are generated from this definition; a
@@ -516,19 +797,14 @@ mod tests {
     #[test]
     fn generated_files_are_current() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut expected = Vec::new();
-        let mut man = Vec::new();
-        clap_mangen::Man::new(Args::command())
-            .render(&mut man)
-            .expect("render man page");
-        expected.push((root.join("man/toolcap.1"), man));
+        let mut expected = vec![(root.join("man/toolcap.1"), man_page())];
         for (shell, file) in [
             (clap_complete::Shell::Bash, "toolcap.bash"),
             (clap_complete::Shell::Zsh, "_toolcap"),
             (clap_complete::Shell::Fish, "toolcap.fish"),
         ] {
             let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Args::command(), "toolcap", &mut script);
+            clap_complete::generate(shell, &mut command(), "toolcap", &mut script);
             expected.push((root.join("completions").join(file), script));
         }
         let update = std::env::var_os("TOOLCAP_UPDATE_GENERATED").is_some_and(|v| v == "1");

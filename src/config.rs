@@ -1,24 +1,44 @@
-//! The plain, validated configuration that the command line turns into.
-//! Nothing here parses arguments; `cli.rs` in the binary does.
+//! The plain, validated configuration of a command-line run, as
+//! [`run`](crate::run()) takes it. Nothing here parses arguments; the
+//! binary's `cli.rs` does, and builds these values.
 
 use std::ffi::OsString;
 use std::time::Duration;
 
-use crate::capture::Budget;
+use crate::options::Options;
 use crate::source::Input;
 use crate::spill::SpillTarget;
 
+/// Everything one run of toolcap does. Start from [`Config::new`] and set
+/// the fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Config {
-    /// The budget of the main output stream.
-    pub budget: Budget,
-    pub header: bool,
+    /// How each stream is capped and rendered.
+    pub options: Options,
+    /// `--live`: print the head as it arrives, the header lines last.
     pub live: bool,
+    /// `--spill` or `--spill-dir`.
     pub spill: Option<SpillTarget>,
+    /// Filter or wrap mode.
     pub mode: Mode,
 }
 
+impl Config {
+    /// A run in `mode` with the default options, not live, not spilled.
+    pub fn new(mode: Mode) -> Config {
+        Config {
+            options: Options::default(),
+            live: false,
+            spill: None,
+            mode,
+        }
+    }
+}
+
+/// What toolcap reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Mode {
     /// Cap the concatenation of these inputs.
     Filter(Vec<Input>),
@@ -26,23 +46,61 @@ pub enum Mode {
     Wrap(WrapConfig),
 }
 
+/// How wrap mode runs the command. Start from [`WrapConfig::new`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WrapConfig {
     /// The program and its arguments (for `-c`, the shell, `-c`, STRING).
+    /// Never empty.
     pub argv: Vec<OsString>,
+    /// Whether stderr shares stdout's pipe.
     pub stderr: StderrMode,
+    /// `--timeout`; `None` waits for ever.
     pub timeout: Option<Duration>,
+    /// `--kill-after`: from SIGTERM to SIGKILL.
     pub kill_after: Duration,
+    /// `--drain`: how long to read the pipes after the command exits.
     pub drain: Duration,
+    /// Append the status line when the command did not exit 0.
     pub status_line: bool,
+    /// Give the command toolcap's stdin (else /dev/null).
     pub inherit_stdin: bool,
+    /// `--plain-env`.
     pub plain_env: bool,
 }
 
+/// `--kill-after` when not given.
+pub const DEFAULT_KILL_AFTER: Duration = Duration::from_secs(5);
+/// `--drain` when not given.
+pub const DEFAULT_DRAIN: Duration = Duration::from_secs(2);
+
+impl WrapConfig {
+    /// Runs `argv` (which must not be empty) with the command line's
+    /// defaults: merged stderr, no timeout, status line, inherited stdin.
+    pub fn new(argv: Vec<OsString>) -> WrapConfig {
+        WrapConfig {
+            argv,
+            stderr: StderrMode::Merged,
+            timeout: None,
+            kill_after: DEFAULT_KILL_AFTER,
+            drain: DEFAULT_DRAIN,
+            status_line: true,
+            inherit_stdin: true,
+            plain_env: false,
+        }
+    }
+}
+
+/// Where the command's stderr goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StderrMode {
     /// One pipe for both, in the order the child wrote them (like `2>&1`).
     Merged,
-    /// The child's stderr capped on its own, onto toolcap's stderr.
-    Separate(Budget),
+    /// The child's stderr capped on its own, onto toolcap's stderr, within
+    /// `max` bytes (`--stderr-max`; `None`: the main budget).
+    Separate {
+        /// `--stderr-max`.
+        max: Option<u64>,
+    },
 }

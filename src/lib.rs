@@ -1,45 +1,123 @@
-//! toolcap: cap command output at a budget, keeping its head and tail.
+//! toolcap: cap command output at a budget, keeping its head and its tail.
 //!
-//! The data flows one way, and the modules follow it:
-//! `source` (stdin, files, a child's pipes) -> `capture` (the capper, with
-//! its `ring`) -> `render` (header, marker) -> `sink` (stdout), with `spill`
-//! teeing every input byte to a file. `stream` joins them for one stream;
-//! `filter` and `wrap` drive one or two streams. `config` is the plain
-//! configuration they share; argument parsing lives in the binary.
+//! Output within the budget passes unchanged. Longer output keeps its first
+//! and last part; the middle becomes one marker line that says exactly what
+//! was removed, under a warning header with the original size and line
+//! count. Cuts never split a UTF-8 character and prefer line boundaries.
+//! Memory is bounded by the budget, never by the input.
 //!
-//! A Rust agent harness can use the core directly: push chunks into a
-//! [`capture::Capper`], then [`render::write_capped`] its [`capture::Capture`].
+//! ```
+//! let log: String = (1..=1000).map(|i| format!("line {i}\n")).collect();
+//! let options = toolcap::Options::new().max(40);
+//! let capped = toolcap::cap(log.as_bytes(), &options)?;
+//! assert_eq!(
+//!     String::from_utf8_lossy(&capped),
+//!     "Warning: truncated output (original token count: 2223)\n\
+//!      Total output lines: 1000\n\
+//!      \n\
+//!      line 1\nline 2\n\
+//!      [... 8855 bytes truncated ...]\n\
+//!      line 999\nline 1000\n"
+//! );
+//! # Ok::<(), toolcap::Error>(())
+//! ```
+//!
+//! For a stream, push chunks into a [`Capper`] as they arrive, then
+//! [`finish`](Capper::finish) it into a [`StreamReport`] (the kept head and
+//! tail, the totals and the cut) and [`render()`] that. [`run()`] does what
+//! the command line does, filter and wrap mode included, and returns the
+//! [`Report`] of the run.
+//!
+//! The data flows one way, and the modules follow it: `source` (stdin,
+//! files, a child's pipes) -> `transform` (cleaning, before the capper) ->
+//! `capture` (counters, head buffer, tail queue) with `measure` and `cut`
+//! (what a budget counts, where a cut lands) -> `report` -> `render` ->
+//! `sink`, with `spill` teeing the raw input to a file. `stream` joins them
+//! for one stream; `run` drives one or two streams. Every `unsafe` block
+//! is in `sys`.
 
-pub mod capture;
-pub mod config;
-mod filter;
-pub mod render;
-pub mod ring;
+#[cfg(not(unix))]
+compile_error!(
+    "toolcap supports Unix-like systems only: it relies on process groups, poll(2) and \
+     Unix signals"
+);
+
+mod capture;
+mod config;
+mod cut;
+mod error;
+mod measure;
+mod options;
+mod render;
+mod report;
+mod run;
 mod sink;
 pub mod size;
-pub mod source;
+mod source;
 mod spill;
 mod stream;
-mod wrap;
+mod sys;
+mod transform;
 
+pub use config::{Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, WrapConfig};
+pub use cut::CutMode;
+pub use error::{Error, Problem};
+pub use options::{DEFAULT_MAX, Options};
+pub use render::render;
+pub use report::{ChildExit, ChildReport, Cut, Report, SpillReport, StreamReport};
+pub use run::run;
+pub use size::SizeOrPercent;
+pub use source::Input;
 pub use spill::SpillTarget;
-pub use wrap::ChildStatus;
 
-use config::{Config, Mode};
-
-/// What a run came to, for `main` to turn into an exit status.
-pub struct Outcome {
-    /// Failures that did not stop the run: an unreadable FILE, a spill file
-    /// that could not be written, output that could not be written.
-    pub problems: Vec<anyhow::Error>,
-    /// In wrap mode, how the command ended.
-    pub child: Option<ChildStatus>,
+/// Caps a stream pushed in chunks, in memory bounded by the budget.
+///
+/// ```
+/// let mut capper = toolcap::Capper::new(&toolcap::Options::new().max(6))?;
+/// capper.push(b"first\nsec");
+/// capper.push(b"ond\nthird\n");
+/// let report = capper.finish();
+/// assert_eq!((report.head.as_slice(), report.tail.as_slice()), (&b"fir"[..], &b"ird\n"[..]));
+/// assert_eq!(report.cut.map(|cut| cut.omitted_bytes()), Some(13));
+/// # Ok::<(), toolcap::Error>(())
+/// ```
+pub struct Capper {
+    stream: stream::Stream,
 }
 
-/// Runs toolcap. An error means toolcap itself could not go on.
-pub fn run(config: &Config) -> anyhow::Result<Outcome> {
-    match &config.mode {
-        Mode::Filter(inputs) => Ok(filter::run(config, inputs)),
-        Mode::Wrap(wrap) => wrap::run(config, wrap),
+impl Capper {
+    /// A capper for `options`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when the options contradict each other (a `--head`
+    /// larger than `--max`, say), worded as the command line words it.
+    pub fn new(options: &Options) -> Result<Capper, Error> {
+        Ok(Capper {
+            stream: stream::Stream::new(options.budget()?, None),
+        })
     }
+
+    /// Consumes the next chunk of the stream.
+    pub fn push(&mut self, chunk: &[u8]) {
+        self.stream.feed(chunk);
+    }
+
+    /// Ends the stream and decides the cuts.
+    pub fn finish(self) -> StreamReport {
+        self.stream.finish(0, &mut stream::Problems::default())
+    }
+}
+
+/// Caps `input` and returns the bytes toolcap would print for it.
+///
+/// # Errors
+///
+/// As [`Capper::new`].
+pub fn cap(input: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
+    let mut capper = Capper::new(options)?;
+    capper.push(input);
+    let mut output = Vec::new();
+    render(&capper.finish(), options, &mut output).map_err(Error::io("cannot render"))?;
+    Ok(output)
 }

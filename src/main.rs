@@ -6,11 +6,22 @@ mod cli;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use toolcap::config::Mode;
+use toolcap::{ChildExit, ChildReport, Error, Mode, Report};
 
-/// wrap mode: toolcap itself failed (as GNU timeout and env use it).
-const EXIT_TOOLCAP_FAILED_WRAPPED: u8 = 125;
+/// Usage errors, as clap and most tools use it.
+const EXIT_USAGE: u8 = 2;
+/// Filter mode: something failed.
 const EXIT_FAILURE: u8 = 1;
+/// Wrap mode: toolcap itself failed (as GNU timeout and env use it).
+const EXIT_TOOLCAP_FAILED_WRAPPED: u8 = 125;
+/// Wrap mode: `--timeout` stopped the command (as GNU timeout uses it).
+const EXIT_TIMED_OUT: u8 = 124;
+/// Wrap mode: the command could not be executed / was not found (POSIX
+/// shells use these).
+const EXIT_NOT_EXECUTABLE: u8 = 126;
+const EXIT_NOT_FOUND: u8 = 127;
+/// A process killed by signal N exits, as a shell reports it, 128 + N.
+const EXIT_SIGNAL_BASE: u8 = 128;
 
 fn main() -> ExitCode {
     let config = match cli::parse() {
@@ -20,49 +31,71 @@ fn main() -> ExitCode {
             return ExitCode::from(stop.exit_code());
         }
     };
-    let wrapped = matches!(config.mode, Mode::Wrap(_));
-    let own_failure = if wrapped {
-        EXIT_TOOLCAP_FAILED_WRAPPED
-    } else {
-        EXIT_FAILURE
+    let own_failure = match config.mode {
+        Mode::Wrap(_) => EXIT_TOOLCAP_FAILED_WRAPPED,
+        _ => EXIT_FAILURE,
     };
-    let outcome = match toolcap::run(&config) {
-        Ok(outcome) => outcome,
-        Err(err) if is_broken_pipe(&err) => return ExitCode::SUCCESS,
+    let report = match toolcap::run(&config) {
+        Ok(report) => report,
+        Err(Error::Usage(message)) => {
+            print_error(&message);
+            return ExitCode::from(EXIT_USAGE);
+        }
+        // The reader has all it wanted; see `Problem::is_broken_pipe`.
+        Err(Error::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
+            return ExitCode::SUCCESS;
+        }
         Err(err) => {
-            report(&err);
+            print_error(&err);
             return ExitCode::from(own_failure);
         }
     };
+    ExitCode::from(exit_status(&report, own_failure))
+}
+
+/// Prints what went wrong and decides the status: the command's own when
+/// it did not succeed; 128+N after an interrupting signal N; `own_failure`
+/// when a problem remains; else 0.
+fn exit_status(report: &Report, own_failure: u8) -> u8 {
+    for warning in &report.warnings {
+        print_error(&format_args!("warning: {warning}"));
+    }
     let mut failed = false;
-    for problem in outcome
-        .problems
-        .iter()
-        .filter(|problem| !is_broken_pipe(problem))
-    {
-        report(problem);
+    for problem in report.problems.iter().filter(|p| !p.is_broken_pipe()) {
+        print_error(problem);
         failed = true;
     }
-    let code = match outcome.child.map(|child| child.exit_code()) {
+    match report.child.as_ref().map(child_status) {
         Some(code) if code != 0 => code,
-        _ if failed => own_failure,
-        _ => 0,
-    };
-    ExitCode::from(code)
+        _ => match report.interrupted_by {
+            Some(signal) => signal_status(signal),
+            None if failed => own_failure,
+            None => 0,
+        },
+    }
 }
 
-fn report(err: &anyhow::Error) {
+fn child_status(child: &ChildReport) -> u8 {
+    if child.timed_out_after.is_some() {
+        return EXIT_TIMED_OUT;
+    }
+    match child.exit {
+        // Exit statuses are 0-255 by wait(2); the cast keeps the low byte.
+        ChildExit::Exited(code) => code as u8,
+        ChildExit::Signaled(signal) => signal_status(signal),
+        ChildExit::NotFound => EXIT_NOT_FOUND,
+        ChildExit::NotExecutable => EXIT_NOT_EXECUTABLE,
+        // `ChildExit` may grow: an exit this binary does not know of is
+        // toolcap's failure.
+        _ => EXIT_TOOLCAP_FAILED_WRAPPED,
+    }
+}
+
+fn signal_status(signal: i32) -> u8 {
+    EXIT_SIGNAL_BASE.wrapping_add(signal as u8)
+}
+
+fn print_error(message: &dyn std::fmt::Display) {
     // Nothing sensible is left to do if stderr itself fails.
-    let _ = writeln!(io::stderr().lock(), "toolcap: {err:#}");
-}
-
-/// Rust ignores SIGPIPE, so a reader that went away (`toolcap | head`)
-/// shows up as an EPIPE error somewhere in the chain. It is not a failure:
-/// the reader has all it wanted.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|io_err| io_err.kind() == io::ErrorKind::BrokenPipe)
-    })
+    let _ = writeln!(io::stderr().lock(), "toolcap: {message}");
 }

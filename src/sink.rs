@@ -4,22 +4,35 @@
 //! full pipe, and the spill file must still be completed. So a write after a
 //! failure is dropped, and the failure is reported once, at the end.
 
-use std::io::{self, Write};
-use std::os::fd::{AsFd, AsRawFd};
+use std::io::{self, BufWriter, StderrLock, StdoutLock, Write};
 
 /// Bytes buffered before a write(2): Rust's stdout alone is line-buffered
 /// even into a pipe, one system call per line. Flushed at the end, or per
 /// chunk with `--live`.
-pub const OUTPUT_BUFFER: usize = 64 * 1024;
+const OUTPUT_BUFFER: usize = 64 * 1024;
 
-pub struct Sink<W: Write> {
+pub(crate) struct Sink<W: Write> {
     inner: W,
     failure: Option<io::Error>,
     last_byte: Option<u8>,
 }
 
+impl Sink<BufWriter<StdoutLock<'static>>> {
+    /// Locked, block-buffered stdout.
+    pub(crate) fn stdout() -> Self {
+        Sink::new(BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock()))
+    }
+}
+
+impl Sink<BufWriter<StderrLock<'static>>> {
+    /// Locked, block-buffered stderr (for a command's separate stderr).
+    pub(crate) fn stderr() -> Self {
+        Sink::new(BufWriter::with_capacity(OUTPUT_BUFFER, io::stderr().lock()))
+    }
+}
+
 impl<W: Write> Sink<W> {
-    pub fn new(inner: W) -> Sink<W> {
+    pub(crate) fn new(inner: W) -> Sink<W> {
         Sink {
             inner,
             failure: None,
@@ -28,17 +41,17 @@ impl<W: Write> Sink<W> {
     }
 
     /// True once a write or flush has failed (a closed pipe, a full disk).
-    pub fn has_failed(&self) -> bool {
+    pub(crate) fn has_failed(&self) -> bool {
         self.failure.is_some()
     }
 
     /// True when nothing was written yet or the last byte was `\n`.
-    pub fn at_line_start(&self) -> bool {
+    pub(crate) fn at_line_start(&self) -> bool {
         self.last_byte.is_none_or(|b| b == b'\n')
     }
 
     /// Flushes and returns the first failure, if any.
-    pub fn finish(mut self) -> io::Result<()> {
+    pub(crate) fn finish(mut self) -> io::Result<()> {
         // Through the failure-recording path, so a flush error is kept too.
         let _ = Write::flush(&mut self);
         self.failure.map_or(Ok(()), Err)
@@ -71,19 +84,4 @@ impl<W: Write> Write for Sink<W> {
         }
         Ok(())
     }
-}
-
-/// True when `output` is a pipe whose reader has gone (`| head` exited).
-/// A filter that prints nothing until its input ends would otherwise learn
-/// of it only at its first write, after reading an endless input forever.
-pub fn reader_has_gone(output: impl AsFd) -> bool {
-    let mut poll = libc::pollfd {
-        fd: output.as_fd().as_raw_fd(),
-        events: 0,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd, and a zero timeout: this never blocks.
-    let ready = unsafe { libc::poll(&mut poll, 1, 0) };
-    // Linux reports a pipe without readers as POLLERR.
-    ready > 0 && poll.revents & libc::POLLERR != 0
 }

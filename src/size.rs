@@ -1,4 +1,4 @@
-//! Parsing of the SIZE, PCT and DURATION arguments.
+//! Parsing of the SIZE, PCT, COUNT and DURATION arguments.
 //!
 //! Owns the grammars only; it knows nothing about flags or defaults. Every
 //! error message quotes the value and states the accepted form, so callers
@@ -46,7 +46,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// A part of the budget: an absolute size or a percentage of `--max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SizeOrPercent {
+    /// A number of bytes.
     Bytes(u64),
+    /// A whole percentage of the budget, 0 to 100.
     Percent(u64),
 }
 
@@ -117,6 +119,19 @@ pub fn format_duration(duration: Duration) -> String {
     }
 }
 
+/// Parses a COUNT: plain digits, such as `100` (for `--tokens`, `--lines`).
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let (digits, rest) = split_digits(text);
+    if digits.is_empty() || !rest.is_empty() {
+        return Err(format!(
+            "invalid count '{text}': expected a whole number, e.g. 100"
+        ));
+    }
+    digits
+        .parse()
+        .map_err(|_| format!("invalid count '{text}': too large (at most {})", u64::MAX))
+}
+
 fn split_digits(text: &str) -> (&str, &str) {
     let end = text.bytes().take_while(u8::is_ascii_digit).count();
     text.split_at(end)
@@ -152,6 +167,22 @@ mod tests {
         assert!(err.contains("too large"), "{err}");
         assert!(
             parse_size("20000000000g")
+                .unwrap_err()
+                .contains("too large")
+        );
+    }
+
+    #[test]
+    fn counts_are_plain_whole_numbers() {
+        assert_eq!(parse_count("0"), Ok(0));
+        assert_eq!(parse_count("100"), Ok(100));
+        for bad in ["", "1.5", "1e3", "-1", "+1", "10k", " 1"] {
+            let err = parse_count(bad).unwrap_err();
+            assert!(err.contains(&format!("'{bad}'")), "{err}");
+            assert!(err.contains("expected a whole number"), "{err}");
+        }
+        assert!(
+            parse_count("99999999999999999999")
                 .unwrap_err()
                 .contains("too large")
         );

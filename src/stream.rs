@@ -1,98 +1,164 @@
-//! One captured stream, start to end: every chunk goes to the spill file
-//! (the tee), then to the capper; with `--live`, the settled part of the
-//! head goes on to the sink at once. At the end the rest is rendered.
+//! One stream, start to end, joining the stages in the order data flows:
+//! every chunk goes to the spill file (the tee: raw bytes), then through
+//! the transform stage to the capper. [`Printed`] adds the sink: with
+//! `--live` the settled part of the head goes out at once, and at the end
+//! the rest is rendered from the stream's [`StreamReport`].
 //!
 //! Filter mode has one such stream; wrap mode one or two (stdout, stderr).
 
 use std::io::Write;
 
 use crate::capture::{Budget, Capper};
-use crate::render::{HeaderPlace, SpillNote, write_capped};
+use crate::error::Problem;
+use crate::measure;
+use crate::render::text::{self, HeaderPlace};
+use crate::report::StreamReport;
 use crate::sink::Sink;
 use crate::spill::Spill;
+use crate::transform::Stage;
 
-pub struct CappedStream<W: Write> {
-    capper: Capper,
+/// Spill tee -> transforms -> capper.
+pub(crate) struct Stream {
     spill: Option<Spill>,
-    sink: Sink<W>,
-    live: bool,
-    /// Head bytes already printed by `--live`.
-    printed: usize,
-    header: bool,
+    stage: Stage,
+    capper: Capper,
 }
 
-impl<W: Write> CappedStream<W> {
-    pub fn new(
-        budget: Budget,
-        spill: Option<Spill>,
-        sink: Sink<W>,
-        live: bool,
-        header: bool,
-    ) -> CappedStream<W> {
-        CappedStream {
-            capper: Capper::new(budget),
+/// Failures a stream ran into, sorted by whether they fail the run.
+#[derive(Default)]
+pub(crate) struct Problems {
+    pub(crate) errors: Vec<Problem>,
+    pub(crate) warnings: Vec<Problem>,
+}
+
+impl Stream {
+    pub(crate) fn new(budget: Budget, spill: Option<Spill>) -> Stream {
+        Stream {
             spill,
-            sink,
-            live,
-            printed: 0,
-            header,
+            stage: Stage::default(),
+            capper: Capper::new(budget),
         }
     }
 
-    pub fn feed(&mut self, chunk: &[u8]) {
+    pub(crate) fn feed(&mut self, chunk: &[u8]) {
         if let Some(spill) = &mut self.spill {
             spill.write(chunk);
         }
-        self.capper.push(chunk);
+        let capper = &mut self.capper;
+        self.stage.push(chunk, |cleaned| capper.push(cleaned));
+    }
+
+    /// The head bytes `--live` may print by now.
+    pub(crate) fn settled_head(&self) -> &[u8] {
+        self.capper.settled_head()
+    }
+
+    /// True when a spill file waits for the whole input.
+    pub(crate) fn is_spilling(&self) -> bool {
+        self.spill.is_some()
+    }
+
+    /// Ends the stream: decides the cuts (keeping the `printed` bytes of
+    /// head that `--live` already wrote) and closes the spill file.
+    pub(crate) fn finish(mut self, printed: usize, problems: &mut Problems) -> StreamReport {
+        let capper = &mut self.capper;
+        self.stage.finish(|cleaned| capper.push(cleaned));
+        let captured = self.capper.finish(printed);
+        let spill = self.spill.map(|spill| {
+            let end = spill.finish(captured.cut.is_some());
+            problems.errors.extend(end.problem);
+            problems.warnings.extend(end.warning);
+            end.report
+        });
+        let bytes = captured.counters.bytes();
+        StreamReport {
+            bytes,
+            lines: captured.counters.lines(),
+            tokens: measure::approx_tokens(bytes),
+            head: captured.head,
+            tail: captured.tail,
+            cut: captured.cut,
+            spill,
+        }
+    }
+}
+
+/// A [`Stream`] printed to a sink: its head as it settles with `--live`,
+/// the rest at the end.
+pub(crate) struct Printed<W: Write> {
+    stream: Stream,
+    sink: Sink<W>,
+    /// The sink's name in error messages: `stdout` or `stderr`.
+    name: &'static str,
+    live: bool,
+    header: bool,
+    /// Head bytes already printed by `--live`.
+    printed: usize,
+}
+
+impl<W: Write> Printed<W> {
+    pub(crate) fn new(
+        stream: Stream,
+        sink: Sink<W>,
+        name: &'static str,
+        live: bool,
+        header: bool,
+    ) -> Printed<W> {
+        Printed {
+            stream,
+            sink,
+            name,
+            live,
+            header,
+            printed: 0,
+        }
+    }
+
+    pub(crate) fn feed(&mut self, chunk: &[u8]) {
+        self.stream.feed(chunk);
         if self.live {
-            let settled = self.capper.settled_head_len();
-            if settled > self.printed {
-                self.sink
-                    .write_all(&self.capper.head_bytes()[self.printed..settled])
-                    .ok();
+            let settled = self.stream.settled_head();
+            if settled.len() > self.printed {
+                // The sink records write failures itself; see `Sink`.
+                self.sink.write_all(&settled[self.printed..]).ok();
                 self.sink.flush().ok();
-                self.printed = settled;
+                self.printed = settled.len();
             }
         }
     }
 
     /// True once writing the output failed (see [`Sink`]).
-    pub fn output_failed(&self) -> bool {
+    pub(crate) fn output_failed(&self) -> bool {
         self.sink.has_failed()
     }
 
     /// True when a spill file waits for the whole input.
-    pub fn is_spilling(&self) -> bool {
-        self.spill.is_some()
+    pub(crate) fn is_spilling(&self) -> bool {
+        self.stream.is_spilling()
     }
 
-    /// Renders the rest, then `status_line` (wrap mode) on a line of its
-    /// own, and flushes. Returns what went wrong: the spill file, or writing
-    /// to the output named `name`.
-    pub fn finish(mut self, name: &str, status_line: Option<&str>) -> Vec<anyhow::Error> {
-        let capture = self.capper.finish_with_head_at_least(self.printed);
+    /// Ends the stream, renders the rest, then `trailer` (a status line)
+    /// on a line of its own, and flushes.
+    pub(crate) fn finish(mut self, trailer: Option<&str>, problems: &mut Problems) -> StreamReport {
+        let report = self.stream.finish(self.printed, problems);
         let header = match (self.header, self.live) {
             (false, _) => HeaderPlace::Omitted,
             (true, false) => HeaderPlace::Top,
             (true, true) => HeaderPlace::Bottom,
         };
-        let note = self.spill.as_ref().map_or(SpillNote::None, Spill::note);
-        // The sink records write failures itself; see `Sink`.
-        write_capped(&mut self.sink, &capture, self.printed, header, note).ok();
-        if let Some(line) = status_line {
+        text::write_stream(&mut self.sink, &report, header, self.printed).ok();
+        if let Some(line) = trailer {
             if !self.sink.at_line_start() {
                 self.sink.write_all(b"\n").ok();
             }
             self.sink.write_all(line.as_bytes()).ok();
         }
-        let spill_failure = self
-            .spill
-            .and_then(|spill| spill.finish(capture.cut().is_some()));
-        let mut problems: Vec<anyhow::Error> =
-            spill_failure.into_iter().map(anyhow::Error::msg).collect();
-        if let Err(err) = self.sink.finish() {
-            problems.push(anyhow::Error::new(err).context(format!("cannot write to {name}")));
+        if let Err(source) = self.sink.finish() {
+            problems.errors.push(Problem::Output {
+                stream: self.name,
+                source,
+            });
         }
-        problems
+        report
     }
 }

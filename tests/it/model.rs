@@ -50,12 +50,11 @@
 //!    N - floor(N/2) lines start; steps 2 and 3 only move h back and t
 //!    forward). The model asserts it. The README could state h < t.
 //! 9. An empty head (h = 0: H = 0, `--lines 0` or `1`, or the UTF-8 step
-//!    reaching 0) does not end with `\n`, so "a `\n` follows the head": the
-//!    head's line is an empty line before the marker. Taken literally: the
-//!    template gives the head a line of its own, and the sentence adds the
-//!    `\n` to every head not ending in one. A user might expect no blank
-//!    line there (with the header, two blank lines in a row); the README
-//!    should say which.
+//!    reaching 0): the README first said only "a `\n` follows the head if
+//!    it does not already end with one", which read literally gives an
+//!    empty line before the marker. Settled in the README: the `\n` is added
+//!    only to a non-empty head, so the marker follows the header's blank
+//!    line directly.
 //! 10. Nothing is added after the tail: if B does not end in `\n`, neither
 //!     does the output. The marker line always ends in `\n`, also when the
 //!     tail is empty.
@@ -311,11 +310,11 @@ pub fn expected_output(input: &[u8], spec: &Spec) -> Vec<u8> {
         out.extend_from_slice(b"\n");
     }
 
-    // "{B[0:h]}" and "A `\n` follows the head only if the head does not
-    // already end with one." (An empty head gets one: ambiguities 9.)
+    // "{B[0:h]}" and "A `\n` follows the head only if the head is non-empty
+    // and does not already end with one." (ambiguities 9)
     let head = &B[0..h];
     out.extend_from_slice(head);
-    if !head.ends_with(b"\n") {
+    if !head.is_empty() && !head.ends_with(b"\n") {
         out.extend_from_slice(b"\n");
     }
 
@@ -454,7 +453,6 @@ mod tests {
             cuts(0, 4, 1, 1),
             b"Warning: truncated output (original token count: 2)\n\
               Total output lines: 2\n\n\
-              \n\
               [... 4 bytes truncated ...]\n\
               def\n",
         );
@@ -550,7 +548,7 @@ mod tests {
     #[test]
     fn four_byte_characters_take_all_three_moves() {
         // "😀xxxx😀" (😀 = F0 9F 98 80), n = 12. H = 3, T = 5: h = 3 moves
-        // back 3 times to 0 (empty head, so a `\n` follows it); t = 7 is 'x'.
+        // back 3 times to 0 (an empty head: no `\n` is added); t = 7 is 'x'.
         let input = b"\xf0\x9f\x98\x80xxxx\xf0\x9f\x98\x80";
         check(
             input,
@@ -558,7 +556,6 @@ mod tests {
             cuts(0, 7, 1, 1),
             b"Warning: truncated output (original token count: 3)\n\
               Total output lines: 1\n\n\
-              \n\
               [... 7 bytes truncated ...]\n\
               x\xf0\x9f\x98\x80",
         );
@@ -752,14 +749,13 @@ mod tests {
 
     #[test]
     fn zero_head_or_zero_tail_budget() {
-        // H = 0: h = 0, empty head, a `\n` follows it; t = 4 is after a `\n`.
+        // H = 0: h = 0, an empty head (no `\n` added); t = 4 follows a `\n`.
         check(
             b"abc\ndef\n",
             &Spec::new(0, 4),
             cuts(0, 4, 1, 1),
             b"Warning: truncated output (original token count: 2)\n\
               Total output lines: 2\n\n\
-              \n\
               [... 4 bytes truncated ...]\n\
               def\n",
         );

@@ -1,0 +1,141 @@
+//! Where a cut may land. Given the bytes the capper kept and the budget,
+//! decides the head cut h and the tail cut t, in the order the README
+//! gives: the budget (in its [`Measure`](crate::measure::Measure)) and the
+//! `--lines` limit, then the UTF-8 rule, then the cut mode's own snapping.
+//!
+//! It sees byte slices only; it neither reads input nor formats output.
+
+mod lines;
+pub(crate) mod utf8;
+
+use memchr::{memchr_iter, memrchr_iter};
+
+use crate::capture::Budget;
+use crate::report::Cut;
+
+/// Where cuts may land.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CutMode {
+    /// `--cut lines`: move a cut to the nearest line boundary when that
+    /// loses at most a quarter of its side's budget.
+    #[default]
+    Lines,
+    /// `--cut bytes`: cut at the budget (never inside a UTF-8 character).
+    Bytes,
+}
+
+/// What the capper kept of a stream B of `n` bytes, for the rules to
+/// look at: the head buffer B[0:head.len()], at least min(H+1, n) bytes,
+/// and B[tail_start:n], at least min(T+1, n) bytes (the extra byte on each
+/// side is the one the rules look at: B[h] at h = H, B[t-1] at t = n - T).
+pub(crate) struct Kept<'a> {
+    pub(crate) head: &'a [u8],
+    pub(crate) tail: &'a [u8],
+    pub(crate) tail_start: u64,
+    pub(crate) n: u64,
+    /// The number of `\n` in B.
+    pub(crate) newlines: u64,
+    /// L: `newlines`, plus 1 if B is non-empty and does not end in `\n`.
+    pub(crate) lines: u64,
+    /// With `--lines N`: the end of line floor(N/2), if B has that many.
+    pub(crate) line_limit_end: Option<u64>,
+}
+
+impl Kept<'_> {
+    /// B[from:n]; `from` must be at or after `tail_start`.
+    fn tail_from(&self, from: u64) -> &[u8] {
+        &self.tail[(from - self.tail_start) as usize..]
+    }
+}
+
+/// Decides both cuts of a stream that does not fit its budget. A head that
+/// `--live` already printed (`printed` bytes) stays the head.
+pub(crate) fn decide(kept: &Kept, budget: &Budget, printed: u64) -> Cut {
+    let head_end = head_cut(kept.head, kept.n, budget, kept.line_limit_end).max(printed);
+    let tail_start = tail_cut(kept, budget);
+    let newlines_from_tail = memchr_iter(b'\n', kept.tail_from(tail_start - 1)).count() as u64;
+    Cut {
+        head_end,
+        tail_start,
+        first_omitted_line: 1 + memchr_iter(b'\n', &kept.head[..head_end as usize]).count() as u64,
+        last_omitted_line: 1 + kept.newlines - newlines_from_tail,
+    }
+}
+
+/// The head cut h, from B[0:H+1] (or all of B when shorter) and n:
+/// 1. h = H (in the budget's measure), and with `--lines N` at most the end
+///    of line floor(N/2);
+/// 2. while B[h] is a UTF-8 continuation byte, h moves back (at most 3);
+/// 3. `--cut lines`: h moves back to just after the last `\n` in B[0:h]
+///    when that loses at most floor(H/4) bytes.
+pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
+    let h = budget
+        .measure
+        .prefix_end(head, budget.head)
+        .min(n)
+        .min(line_limit_end.unwrap_or(u64::MAX));
+    let h = utf8::move_head_back(h, n, |i| head[i as usize]);
+    match budget.cut {
+        CutMode::Lines => lines::snap_head(head, h, budget.head),
+        CutMode::Bytes => h,
+    }
+}
+
+/// The tail cut t, mirroring [`head_cut`]:
+/// 1. t = n - T (in the budget's measure), and with `--lines N` at least
+///    the start of the last N - floor(N/2) lines;
+/// 2. while B[t] is a UTF-8 continuation byte, t moves forward (at most 3);
+/// 3. `--cut lines`: t moves forward to just after the first `\n` at or
+///    after t-1 when that loses at most floor(T/4) bytes.
+fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
+    let mut t = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
+    if let Some(max) = budget.lines {
+        t = t.max(start_of_last_lines(kept, max - max / 2));
+    }
+    let t = utf8::move_tail_forward(t, kept.n, |i| kept.tail_from(i)[0]);
+    match budget.cut {
+        // t > h >= 0 here, so B[t-1] is a kept byte.
+        CutMode::Lines => t + lines::snap_tail(kept.tail_from(t - 1), budget.tail),
+        CutMode::Bytes => t,
+    }
+}
+
+/// Where the last `count` lines of B start; at or before the first kept
+/// tail byte when that is further back than the tail reaches.
+fn start_of_last_lines(kept: &Kept, count: u64) -> u64 {
+    let Some(first_kept_newline) = kept.lines.checked_sub(count).filter(|&j| j > 0) else {
+        return 0;
+    };
+    // The last `count` lines start after newline number j (1-based),
+    // which has `newlines - j` newlines after it.
+    let Some(newlines_after) = kept.newlines.checked_sub(first_kept_newline) else {
+        return kept.n;
+    };
+    usize::try_from(newlines_after)
+        .ok()
+        .and_then(|skip| memrchr_iter(b'\n', kept.tail).nth(skip))
+        .map_or(kept.tail_start, |i| kept.tail_start + i as u64 + 1)
+}
+
+/// How much of a head that is still arriving `--live` may print: the part
+/// no later byte can take back. `head` is B[0:len] with len <= H, `settled`
+/// what was settled before `added_from`, and `arrived` the end of what may
+/// be printed at all (the `--lines` limit, or `head.len()`).
+///
+/// Only bytes from `added_from` on are searched, so a long line arriving in
+/// small chunks costs time in proportion to its length, not its square.
+pub(crate) fn settled_head(
+    cut: CutMode,
+    head: &[u8],
+    settled: usize,
+    added_from: usize,
+    arrived: usize,
+) -> usize {
+    match cut {
+        CutMode::Lines => {
+            lines::last_line_end(head, settled.max(added_from), arrived).unwrap_or(settled)
+        }
+        CutMode::Bytes => utf8::complete_characters(&head[..arrived]),
+    }
+}

@@ -1,0 +1,81 @@
+//! The library's typed errors: [`Error`] ends a run before it starts or
+//! when toolcap itself cannot go on; a [`Problem`] is a failure that the
+//! run survived (it still printed what it could) and that fails it.
+
+use std::io;
+
+/// Why toolcap could not run, or could not go on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Options that contradict each other, or a spill file that is also an
+    /// input or an output. Nothing was read, written or started.
+    #[error("{0}")]
+    Usage(String),
+    /// An operating-system failure that toolcap cannot work around.
+    #[error("{context}: {source}")]
+    Io {
+        /// What toolcap was doing.
+        context: String,
+        /// Why it failed.
+        source: io::Error,
+    },
+}
+
+impl Error {
+    pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(io::Error) -> Error {
+        let context = context.into();
+        move |source| Error::Io { context, source }
+    }
+}
+
+/// A failure the run survived. Its message is one line, naming the file or
+/// stream and the reason.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A FILE (or stdin) could not be read; the other inputs still were.
+    #[error("{input}: {source}")]
+    Input {
+        /// `stdin` or the path as given.
+        input: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// The spill file could not be created, written or removed.
+    #[error("{0}")]
+    Spill(String),
+    /// The capped output could not be written.
+    #[error("cannot write to {stream}: {source}")]
+    Output {
+        /// `stdout` or `stderr`.
+        stream: &'static str,
+        /// Why.
+        source: io::Error,
+    },
+    /// The command could not be started.
+    #[error("cannot run '{program}': {source}")]
+    CannotRun {
+        /// The program as given.
+        program: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// One of the command's pipes failed to read.
+    #[error("cannot read the command's {stream}: {source}")]
+    CommandOutput {
+        /// `output` or `stderr`.
+        stream: &'static str,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+impl Problem {
+    /// True when the output's reader went away (`toolcap | head`): not a
+    /// failure, since the reader has all it wanted. Rust ignores SIGPIPE,
+    /// so a closed pipe shows up as this error instead.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Problem::Output { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}

@@ -1,0 +1,288 @@
+//! [`Options`]: how one stream is capped and rendered, as the library's
+//! callers and the command line set it, and the budget rules that turn it
+//! into the capper's [`Budget`] (or a usage error, worded as the command
+//! line words it).
+
+use crate::capture::Budget;
+use crate::cut::CutMode;
+use crate::error::Error;
+use crate::measure::{BYTES_PER_TOKEN, Measure};
+use crate::size::SizeOrPercent;
+
+/// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
+pub const DEFAULT_MAX: u64 = 10_000;
+
+/// How to cap and render one stream. Start from [`Options::new`] (or
+/// `default()`) and change what you need:
+///
+/// ```
+/// use toolcap::{CutMode, Options};
+///
+/// let options = Options::new().max(4_000).lines(200).cut(CutMode::Bytes);
+/// ```
+///
+/// The names follow the command line's long options. Contradictions (a
+/// `--head` over `--max`, say) are reported when the options are used, by
+/// [`Capper::new`](crate::Capper::new) or [`run`](crate::run()).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    max: Option<u64>,
+    tokens: Option<u64>,
+    head: Option<SizeOrPercent>,
+    tail: Option<SizeOrPercent>,
+    lines: Option<u64>,
+    cut: CutMode,
+    header: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max: None,
+            tokens: None,
+            head: None,
+            tail: None,
+            lines: None,
+            cut: CutMode::Lines,
+            header: true,
+        }
+    }
+}
+
+impl Options {
+    /// The defaults: a 10k budget split evenly, cuts at lines, a header.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// `--max`: the budget for head + tail, in bytes (default 10,000).
+    pub fn max(mut self, bytes: u64) -> Options {
+        self.max = Some(bytes);
+        self
+    }
+
+    /// `--tokens`: the budget in tokens of 4 bytes, instead of `max`.
+    pub fn tokens(mut self, tokens: u64) -> Options {
+        self.tokens = Some(tokens);
+        self
+    }
+
+    /// `--head`: bytes kept from the start, or a percentage of the budget.
+    /// Alone, the tail gets the rest of the budget.
+    pub fn head(mut self, head: SizeOrPercent) -> Options {
+        self.head = Some(head);
+        self
+    }
+
+    /// `--tail`: bytes kept from the end, or a percentage of the budget.
+    /// Alone, the head gets the rest of the budget.
+    pub fn tail(mut self, tail: SizeOrPercent) -> Options {
+        self.tail = Some(tail);
+        self
+    }
+
+    /// `--lines`: also keep at most the first floor(N/2) and the last
+    /// N - floor(N/2) lines.
+    pub fn lines(mut self, lines: u64) -> Options {
+        self.lines = Some(lines);
+        self
+    }
+
+    /// `--cut`: where cuts land.
+    pub fn cut(mut self, cut: CutMode) -> Options {
+        self.cut = cut;
+        self
+    }
+
+    /// `--no-header` when false: no warning header above cut output.
+    pub fn header(mut self, header: bool) -> Options {
+        self.header = header;
+        self
+    }
+
+    pub(crate) fn has_header(&self) -> bool {
+        self.header
+    }
+
+    /// The budget of the main stream.
+    pub(crate) fn budget(&self) -> Result<Budget, Error> {
+        let limit = match (self.max, self.tokens) {
+            (Some(_), Some(_)) => {
+                return Err(usage("--max and --tokens cannot be used together"));
+            }
+            (Some(max), None) => Limit::explicit("--max", max),
+            (None, Some(tokens)) => Limit::explicit(
+                "--tokens",
+                tokens.checked_mul(BYTES_PER_TOKEN).ok_or_else(|| {
+                    usage(format!(
+                        "invalid value '{tokens}' for '--tokens': too large (at most {})",
+                        u64::MAX / BYTES_PER_TOKEN
+                    ))
+                })?,
+            ),
+            (None, None) => Limit {
+                name: "--max",
+                bytes: DEFAULT_MAX,
+                explicit: false,
+            },
+        };
+        self.split(limit)
+    }
+
+    /// The budget of a separate stderr: `--stderr-max` (default: the main
+    /// budget's) split by the same `--head`, `--tail` and `--lines`.
+    pub(crate) fn stderr_budget(&self, stderr_max: Option<u64>) -> Result<Budget, Error> {
+        match stderr_max {
+            Some(max) => self.split(Limit::explicit("--stderr-max", max)),
+            None => self.budget(),
+        }
+    }
+
+    /// Splits the limit into head and tail: half each by default; one side
+    /// given, the other gets the rest; both given, they are the budget. The
+    /// limit is a ceiling that nothing exceeds.
+    fn split(&self, limit: Limit) -> Result<Budget, Error> {
+        let max = limit.bytes;
+        let over = |what: &str, bytes: u64| {
+            usage(format!(
+                "{what} ({bytes} bytes) exceeds {} ({max} bytes): {} is the ceiling for head \
+                 and tail together",
+                limit.name, limit.name
+            ))
+        };
+        let (head, tail) = match (self.head, self.tail) {
+            (None, None) => (max / 2, max - max / 2),
+            (Some(head), None) => {
+                let head = head.resolve(max);
+                let tail = max.checked_sub(head).ok_or_else(|| over("--head", head))?;
+                (head, tail)
+            }
+            (None, Some(tail)) => {
+                let tail = tail.resolve(max);
+                let head = max.checked_sub(tail).ok_or_else(|| over("--tail", tail))?;
+                (head, tail)
+            }
+            (Some(head), Some(tail)) => {
+                if limit.name == "--tokens" {
+                    return Err(usage(
+                        "--tokens cannot be combined with both --head and --tail: \
+                         give one of them, or --max",
+                    ));
+                }
+                let (head, tail) = (head.resolve(max), tail.resolve(max));
+                let both = head.saturating_add(tail);
+                if limit.explicit && both > max {
+                    return Err(over("--head and --tail", both));
+                }
+                (head, tail)
+            }
+        };
+        Ok(Budget {
+            head,
+            tail,
+            lines: self.lines,
+            cut: self.cut,
+            measure: Measure::Bytes,
+        })
+    }
+}
+
+/// The ceiling for head + tail, and the option that set it.
+struct Limit {
+    name: &'static str,
+    bytes: u64,
+    /// Given by the user (not the default): with both `--head` and
+    /// `--tail`, an explicit limit must hold them.
+    explicit: bool,
+}
+
+impl Limit {
+    fn explicit(name: &'static str, bytes: u64) -> Limit {
+        Limit {
+            name,
+            bytes,
+            explicit: true,
+        }
+    }
+}
+
+fn usage(message: impl Into<String>) -> Error {
+    Error::Usage(message.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use SizeOrPercent::{Bytes, Percent};
+
+    fn split(options: Options) -> Result<(u64, u64), String> {
+        options
+            .budget()
+            .map(|budget| (budget.head, budget.tail))
+            .map_err(|err| err.to_string())
+    }
+
+    #[test]
+    fn budget_splits() {
+        let o = Options::new;
+        assert_eq!(split(o()), Ok((5_000, 5_000)));
+        assert_eq!(split(o().max(11)), Ok((5, 6)));
+        assert_eq!(split(o().tokens(100)), Ok((200, 200)));
+        assert_eq!(split(o().max(10_000).head(Percent(20))), Ok((2_000, 8_000)));
+        assert_eq!(
+            split(o().max(10_000).tail(Bytes(3_000))),
+            Ok((7_000, 3_000))
+        );
+        assert_eq!(split(o().max(10_000).head(Bytes(10_000))), Ok((10_000, 0)));
+        // Both sides given: they are the budget, and the default 10k does
+        // not limit them.
+        let both = o().head(Bytes(1_000)).tail(Bytes(20_000));
+        assert_eq!(split(both), Ok((1_000, 20_000)));
+        let rounded = o().max(7).head(Percent(50)).tail(Percent(50));
+        assert_eq!(split(rounded), Ok((3, 3)));
+        assert_eq!(split(o().tokens(10).head(Percent(50))), Ok((20, 20)));
+    }
+
+    #[test]
+    fn max_is_a_ceiling_nothing_exceeds() {
+        assert_eq!(
+            split(Options::new().max(100).head(Bytes(200))),
+            Err(
+                "--head (200 bytes) exceeds --max (100 bytes): --max is the ceiling for head \
+                 and tail together"
+                    .into()
+            )
+        );
+        assert!(split(Options::new().head(Bytes(20_000))).is_err());
+        assert!(split(Options::new().tokens(10).tail(Bytes(41))).is_err());
+        let disagree = Options::new().max(100).head(Bytes(60)).tail(Bytes(50));
+        assert!(
+            split(disagree)
+                .unwrap_err()
+                .starts_with("--head and --tail (110 bytes)")
+        );
+        let tokens_and_both = Options::new().tokens(10).head(Bytes(1)).tail(Bytes(1));
+        assert!(
+            split(tokens_and_both)
+                .unwrap_err()
+                .starts_with("--tokens cannot")
+        );
+        assert!(
+            split(Options::new().tokens(u64::MAX))
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert!(split(Options::new().max(1).tokens(1)).is_err());
+    }
+
+    #[test]
+    fn stderr_budget_has_its_own_ceiling() {
+        let options = Options::new().max(100).head(Percent(10));
+        let budget = options.stderr_budget(Some(50)).unwrap();
+        assert_eq!((budget.head, budget.tail), (5, 45));
+        let options = Options::new().max(100).head(Bytes(60));
+        let err = options.stderr_budget(Some(50)).unwrap_err().to_string();
+        assert!(err.contains("exceeds --stderr-max (50 bytes)"), "{err}");
+    }
+}

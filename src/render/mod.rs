@@ -1,0 +1,24 @@
+//! Report -> text: the renderers that turn the plain facts of a run into
+//! what toolcap prints. All of toolcap's output wording lives here.
+//!
+//! Only the default format exists so far ([`text`]); other styles and a
+//! JSON report are more renderers of the same [`Report`](crate::Report).
+
+pub(crate) mod text;
+
+use std::io::{self, Write};
+
+use crate::Options;
+use crate::report::StreamReport;
+
+/// Writes `report` in toolcap's default format: the stream unchanged when
+/// it fitted; otherwise the warning header (unless `options` turn it
+/// off), the head, the marker line and the tail.
+pub fn render(report: &StreamReport, options: &Options, out: &mut impl Write) -> io::Result<()> {
+    let header = if options.has_header() {
+        text::HeaderPlace::Top
+    } else {
+        text::HeaderPlace::Omitted
+    };
+    text::write_stream(out, report, header, 0)
+}

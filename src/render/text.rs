@@ -1,0 +1,225 @@
+//! The default format, byte for byte as the README gives it: the warning
+//! header, the head, the omitted-bytes marker and the tail; and the lines
+//! that follow the output in wrap mode and after an interruption.
+
+use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+
+use crate::report::{ChildExit, ChildReport, Cut, SpillReport, StreamReport};
+use crate::size::format_duration;
+use crate::sys::signal_name;
+
+/// Where the two header lines go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HeaderPlace {
+    /// Before the head, followed by a blank line (the default).
+    Top,
+    /// After the tail, because `--live` printed the head before the totals
+    /// were known.
+    Bottom,
+    /// `--no-header`.
+    Omitted,
+}
+
+/// Writes the capped stream, except its first `already_written` bytes of
+/// head, which `--live` printed while the input arrived.
+pub(crate) fn write_stream(
+    out: &mut impl Write,
+    report: &StreamReport,
+    header: HeaderPlace,
+    already_written: usize,
+) -> io::Result<()> {
+    let head = &report.head[already_written..];
+    let Some(cut) = &report.cut else {
+        return out.write_all(head);
+    };
+    if header == HeaderPlace::Top {
+        write_header(out, report)?;
+        out.write_all(b"\n")?;
+    }
+    out.write_all(head)?;
+    if report.head.last().is_some_and(|&b| b != b'\n') {
+        out.write_all(b"\n")?;
+    }
+    write_marker(out, cut, report.spill.as_ref())?;
+    out.write_all(&report.tail)?;
+    if header == HeaderPlace::Bottom {
+        if report.tail.last().is_some_and(|&b| b != b'\n') {
+            out.write_all(b"\n")?;
+        }
+        write_header(out, report)?;
+    }
+    Ok(())
+}
+
+fn write_header(out: &mut impl Write, report: &StreamReport) -> io::Result<()> {
+    write!(
+        out,
+        "Warning: truncated output (original token count: {})\nTotal output lines: {}\n",
+        report.tokens, report.lines
+    )
+}
+
+fn write_marker(out: &mut impl Write, cut: &Cut, spill: Option<&SpillReport>) -> io::Result<()> {
+    write!(out, "[... {} bytes truncated", cut.omitted_bytes())?;
+    let lines = format!(
+        "(lines {}-{})",
+        cut.first_omitted_line, cut.last_omitted_line
+    );
+    match spill {
+        None => {}
+        Some(SpillReport::Saved(path)) => {
+            write!(out, " {lines}; full output in ")?;
+            out.write_all(&escape_controls(path.as_os_str().as_bytes()))?;
+        }
+        Some(SpillReport::NotSaved(reason)) => {
+            write!(out, " {lines}; full output not saved: ")?;
+            out.write_all(&escape_controls(reason.as_bytes()))?;
+        }
+    }
+    out.write_all(b" ...]\n")
+}
+
+/// Keeps the marker on one line whatever a path contains: `\n`, `\r` and
+/// `\t` become those two-character escapes, other control bytes `\xNN`.
+/// Everything else, invalid UTF-8 included, is left as it is.
+fn escape_controls(text: &[u8]) -> Vec<u8> {
+    let mut escaped = Vec::with_capacity(text.len());
+    for &byte in text {
+        match byte {
+            b'\n' => escaped.extend_from_slice(b"\\n"),
+            b'\r' => escaped.extend_from_slice(b"\\r"),
+            b'\t' => escaped.extend_from_slice(b"\\t"),
+            0..=0x1F | 0x7F => escaped.extend_from_slice(format!("\\x{byte:02x}").as_bytes()),
+            _ => escaped.push(byte),
+        }
+    }
+    escaped
+}
+
+/// The line that follows the output when a command did not exit 0, or
+/// `None` when nothing is to be said.
+pub(crate) fn status_line(child: &ChildReport) -> Option<String> {
+    if let Some(after) = child.timed_out_after {
+        return Some(format!("[timed out after {}]\n", format_duration(after)));
+    }
+    match child.exit {
+        ChildExit::Exited(0) | ChildExit::NotFound | ChildExit::NotExecutable => None,
+        ChildExit::Exited(code) => Some(format!("[exit status: {code}]\n")),
+        ChildExit::Signaled(signal) => Some(format!("[killed by {}]\n", describe_signal(signal))),
+    }
+}
+
+/// The line that follows the output when a signal stopped the reading.
+pub(crate) fn interruption_line(signal: i32) -> String {
+    format!(
+        "[input interrupted by {}; totals are of what was read]\n",
+        describe_signal(signal)
+    )
+}
+
+/// `signal 9 (SIGKILL)`, or `signal 42` when it has no common name.
+fn describe_signal(signal: i32) -> String {
+    match signal_name(signal) {
+        Some(name) => format!("signal {signal} ({name})"),
+        None => format!("signal {signal}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    fn report(spill: Option<SpillReport>) -> StreamReport {
+        StreamReport {
+            bytes: 12,
+            lines: 6,
+            tokens: 3,
+            head: b"a\nb\n".to_vec(),
+            tail: b"e\nf\n".to_vec(),
+            cut: Some(Cut {
+                head_end: 4,
+                tail_start: 8,
+                first_omitted_line: 3,
+                last_omitted_line: 4,
+            }),
+            spill,
+        }
+    }
+
+    fn render(report: &StreamReport, header: HeaderPlace) -> String {
+        let mut out = Vec::new();
+        write_stream(&mut out, report, header, 0).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn fitting_input_is_passed_through() {
+        let fits = StreamReport {
+            cut: None,
+            tail: Vec::new(),
+            ..report(None)
+        };
+        assert_eq!(render(&fits, HeaderPlace::Top), "a\nb\n");
+    }
+
+    #[test]
+    fn header_marker_and_spill_path() {
+        let saved = report(Some(SpillReport::Saved(PathBuf::from("/tmp/x"))));
+        assert_eq!(
+            render(&saved, HeaderPlace::Top),
+            "Warning: truncated output (original token count: 3)\nTotal output lines: 6\n\n\
+             a\nb\n[... 4 bytes truncated (lines 3-4); full output in /tmp/x ...]\ne\nf\n"
+        );
+    }
+
+    #[test]
+    fn header_at_bottom_follows_a_newline() {
+        let mut cut = report(Some(SpillReport::NotSaved("disk full".into())));
+        cut.tail = b"ef".to_vec();
+        assert_eq!(
+            render(&cut, HeaderPlace::Bottom),
+            "a\nb\n[... 4 bytes truncated (lines 3-4); full output not saved: disk full ...]\nef\n\
+             Warning: truncated output (original token count: 3)\nTotal output lines: 6\n"
+        );
+    }
+
+    #[test]
+    fn control_characters_in_a_path_stay_on_the_marker_line() {
+        let path = PathBuf::from("/tmp/a\nb\tc\x1b[31md\\e");
+        let marker = render(
+            &report(Some(SpillReport::Saved(path))),
+            HeaderPlace::Omitted,
+        );
+        assert!(
+            marker.contains("full output in /tmp/a\\nb\\tc\\x1b[31md\\e ...]\n"),
+            "{marker}"
+        );
+    }
+
+    #[test]
+    fn status_lines() {
+        let child = |exit, timed_out_after| ChildReport {
+            exit,
+            timed_out_after,
+            duration: Duration::ZERO,
+        };
+        assert_eq!(status_line(&child(ChildExit::Exited(0), None)), None);
+        assert_eq!(
+            status_line(&child(ChildExit::Exited(3), None)).as_deref(),
+            Some("[exit status: 3]\n")
+        );
+        assert_eq!(
+            status_line(&child(ChildExit::Signaled(9), None)).as_deref(),
+            Some("[killed by signal 9 (SIGKILL)]\n")
+        );
+        let timed_out = child(ChildExit::Signaled(15), Some(Duration::from_secs(30)));
+        assert_eq!(
+            status_line(&timed_out).as_deref(),
+            Some("[timed out after 30s]\n")
+        );
+        assert_eq!(status_line(&child(ChildExit::NotFound, None)), None);
+    }
+}

@@ -1,0 +1,117 @@
+//! The plain facts of a run: what each stream held and where it was cut,
+//! where the full output went, how the command ended, and what went wrong.
+//!
+//! A [`Report`] is data only: renderers turn it into text (see
+//! [`render`](crate::render())), and nothing here writes anything.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::error::Problem;
+
+/// Everything a run of toolcap came to.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Report {
+    /// The main stream: the inputs in filter mode; the command's stdout (or
+    /// stdout and stderr merged) in wrap mode.
+    pub output: StreamReport,
+    /// The command's stderr, capped on its own (`--stderr separate`).
+    pub stderr: Option<StreamReport>,
+    /// In wrap mode, how the command ended.
+    pub child: Option<ChildReport>,
+    /// In filter mode, the signal that stopped the reading early, if one
+    /// did: the totals are then those of what was read.
+    pub interrupted_by: Option<i32>,
+    /// Failures that did not stop the run; each one fails it.
+    pub problems: Vec<Problem>,
+    /// Failures that lost nothing (a spill file that was not needed).
+    pub warnings: Vec<Problem>,
+}
+
+/// One capped stream: its totals, the kept head and tail, and the cut.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StreamReport {
+    /// n: its length in bytes.
+    pub bytes: u64,
+    /// L: its number of `\n`, plus 1 if it is non-empty and does not end
+    /// in `\n`.
+    pub lines: u64,
+    /// The header's token count, ceil(n / 4).
+    pub tokens: u64,
+    /// The head: `B[0:h]` when cut, otherwise all of B.
+    pub head: Vec<u8>,
+    /// The tail: `B[t:n]` when cut, otherwise empty.
+    pub tail: Vec<u8>,
+    /// Where B was cut; `None` when it fitted the budget.
+    pub cut: Option<Cut>,
+    /// Where the full stream went, when it was spilled.
+    pub spill: Option<SpillReport>,
+}
+
+impl StreamReport {
+    /// Whether the middle was cut out.
+    pub fn truncated(&self) -> bool {
+        self.cut.is_some()
+    }
+}
+
+/// Where a stream B of n bytes was cut: `B[head_end:tail_start]` was left
+/// out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Cut {
+    /// h: the head is `B[0:h]`.
+    pub head_end: u64,
+    /// t: the tail is `B[t:n]`.
+    pub tail_start: u64,
+    /// 1 + the number of `\n` in `B[0:h]`: the line the omitted part starts
+    /// in.
+    pub first_omitted_line: u64,
+    /// 1 + the number of `\n` in `B[0:t-1]`: the line it ends in.
+    pub last_omitted_line: u64,
+}
+
+impl Cut {
+    /// t - h: the number of bytes left out.
+    pub fn omitted_bytes(&self) -> u64 {
+        self.tail_start - self.head_end
+    }
+}
+
+/// Where the full stream was saved, or why it was not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SpillReport {
+    /// The whole stream is in this file (an absolute path).
+    Saved(PathBuf),
+    /// Saving failed, for this reason (one line, naming the file).
+    NotSaved(String),
+}
+
+/// How a wrapped command ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChildReport {
+    /// Its exit.
+    pub exit: ChildExit,
+    /// `Some(limit)` when `--timeout` stopped it.
+    pub timed_out_after: Option<Duration>,
+    /// From start to exit.
+    pub duration: Duration,
+}
+
+/// How a command's process ended, as wait(2) tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChildExit {
+    /// It exited with this status.
+    Exited(i32),
+    /// It was killed by this signal.
+    Signaled(i32),
+    /// It could not be started: no such program.
+    NotFound,
+    /// It could not be started: not executable (or another exec failure).
+    NotExecutable,
+}

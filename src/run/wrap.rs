@@ -1,0 +1,141 @@
+//! Wrap mode: run a command, drain its pipes into capped streams, and
+//! report how it ended. The command runs in its own process group, which
+//! toolcap's signals are forwarded to and which a timeout kills whole.
+
+use std::os::unix::process::ExitStatusExt;
+use std::time::{Duration, Instant};
+
+use signal_hook::consts::SIGKILL;
+
+use crate::capture::Budget;
+use crate::config::{Config, WrapConfig};
+use crate::error::{Error, Problem};
+use crate::render::text;
+use crate::report::{ChildExit, ChildReport, Report};
+use crate::sink::Sink;
+use crate::source::child::{self, SpawnError};
+use crate::source::signals::Forwarder;
+use crate::source::supervisor::{ExitAlarm, Pipe, Supervisor};
+use crate::spill::Spill;
+use crate::stream::{Printed, Problems, Stream};
+use crate::sys;
+
+/// With `--stderr separate`, the stderr's spill file is PATH + this.
+pub(super) const STDERR_SPILL_SUFFIX: &str = ".stderr";
+
+pub(super) fn run(
+    config: &Config,
+    wrap: &WrapConfig,
+    budget: Budget,
+    stderr_budget: Option<Budget>,
+) -> Result<Report, Error> {
+    // Both before the child exists, so no signal or exit can slip past.
+    let forwarder = Forwarder::install().map_err(Error::io("cannot install signal handlers"))?;
+    let exit_alarm = ExitAlarm::install().map_err(Error::io("cannot install a SIGCHLD handler"))?;
+    sys::become_subreaper();
+    let mut problems = Problems::default();
+    let spawned = match child::spawn(wrap) {
+        Ok(spawned) => spawned,
+        Err(SpawnError::Setup(source)) => {
+            return Err(Error::Io {
+                context: "cannot create a pipe".into(),
+                source,
+            });
+        }
+        Err(SpawnError::Exec(source)) => {
+            let exit = if source.kind() == std::io::ErrorKind::NotFound {
+                ChildExit::NotFound
+            } else {
+                ChildExit::NotExecutable
+            };
+            problems.errors.push(Problem::CannotRun {
+                program: wrap.argv[0].to_string_lossy().into_owned(),
+                source,
+            });
+            return Ok(Report {
+                output: Stream::new(budget, None).finish(0, &mut problems),
+                stderr: None,
+                child: Some(ChildReport {
+                    exit,
+                    timed_out_after: None,
+                    duration: Duration::ZERO,
+                }),
+                interrupted_by: None,
+                problems: problems.errors,
+                warnings: problems.warnings,
+            });
+        }
+    };
+    let started = Instant::now();
+    let group = spawned.group;
+    let forwarding = forwarder.start(group);
+
+    let header = config.options.has_header();
+    let spill = config.spill.as_ref().map(Spill::create);
+    let mut stderr = stderr_budget.map(|budget| {
+        let spill = spill
+            .as_ref()
+            .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
+        let stream = Stream::new(budget, spill);
+        Printed::new(stream, Sink::stderr(), "stderr", config.live, header)
+    });
+    let stream = Stream::new(budget, spill);
+    let mut output = Printed::new(stream, Sink::stdout(), "stdout", config.live, header);
+    let supervisor = Supervisor {
+        group,
+        output: Some(spawned.output),
+        stderr: spawned.stderr,
+        exit_alarm: &exit_alarm,
+        wrap,
+    };
+    let ended = supervisor.run(|pipe, chunk| match pipe {
+        Pipe::Output => output.feed(chunk),
+        Pipe::Stderr => {
+            if let Some(stderr) = &mut stderr {
+                stderr.feed(chunk);
+            }
+        }
+    });
+    if spawned.has_terminal {
+        sys::take_terminal();
+    }
+    forwarding.stop();
+    drop(exit_alarm);
+    // toolcap is giving up on an error: leave nothing of the command
+    // running.
+    let ended = ended
+        .inspect_err(|_| group.signal(SIGKILL))
+        .map_err(Error::io("cannot wait for the command's output"))?;
+
+    let child = ChildReport {
+        exit: match (ended.status.code(), ended.status.signal()) {
+            (Some(code), _) => ChildExit::Exited(code),
+            (None, Some(signal)) => ChildExit::Signaled(signal),
+            // Stopped or continued: wait(2) reports neither for a reaped
+            // child.
+            (None, None) => ChildExit::Exited(1),
+        },
+        timed_out_after: wrap.timeout.filter(|_| ended.timed_out),
+        duration: ended.exited_at.saturating_duration_since(started),
+    };
+    for (pipe, source) in ended.read_errors {
+        let stream = match pipe {
+            Pipe::Output => "output",
+            Pipe::Stderr => "stderr",
+        };
+        problems
+            .errors
+            .push(Problem::CommandOutput { stream, source });
+    }
+    let stderr = stderr.map(|stderr| stderr.finish(None, &mut problems));
+    let status_line = text::status_line(&child).filter(|_| wrap.status_line);
+    let output = output.finish(status_line.as_deref(), &mut problems);
+    Ok(Report {
+        output,
+        stderr,
+        child: Some(child),
+        interrupted_by: None,
+        problems: problems.errors,
+        warnings: problems.warnings,
+    })
+}

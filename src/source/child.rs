@@ -1,0 +1,101 @@
+//! Spawning the wrapped command: its argv and environment, its own process
+//! group, its pipes (one shared by stdout and stderr, or one each), and the
+//! terminal handed over when it may need to read from it.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::OwnedFd;
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+
+use crate::config::{StderrMode, WrapConfig};
+use crate::sys::{self, ProcessGroup};
+
+/// What `--plain-env` sets: the variables that make tools stop decorating
+/// output for a terminal nobody sees.
+const PLAIN_ENV: [(&str, &str); 5] = [
+    ("NO_COLOR", "1"),
+    ("TERM", "dumb"),
+    ("PAGER", "cat"),
+    ("GIT_PAGER", "cat"),
+    ("CLICOLOR", "0"),
+];
+/// What `--plain-env` removes: they force colour even into a pipe.
+const PLAIN_ENV_REMOVED: [&str; 2] = ["FORCE_COLOR", "CLICOLOR_FORCE"];
+
+/// A started command.
+pub(crate) struct Spawned {
+    pub(crate) group: ProcessGroup,
+    /// Its stdout (or stdout and stderr merged), and its separate stderr.
+    pub(crate) output: File,
+    pub(crate) stderr: Option<File>,
+    /// Whether its group was made the terminal's foreground group; toolcap
+    /// must take the terminal back when it is done.
+    pub(crate) has_terminal: bool,
+}
+
+/// Why the command was not started.
+pub(crate) enum SpawnError {
+    /// toolcap could not set up its pipes.
+    Setup(io::Error),
+    /// The system could not execute the command (not found, not executable).
+    Exec(io::Error),
+}
+
+/// Starts the command in its own process group.
+///
+/// When toolcap's stdin is a terminal and toolcap is its foreground job,
+/// the command's group becomes the terminal's foreground group for the run,
+/// as a shell does for a job: a background group that reads the terminal
+/// is stopped by SIGTTIN, and an interactive command would hang.
+pub(crate) fn spawn(wrap: &WrapConfig) -> Result<Spawned, SpawnError> {
+    let mut command = Command::new(&wrap.argv[0]);
+    command.args(&wrap.argv[1..]).process_group(0);
+    let has_terminal = wrap.inherit_stdin && sys::owns_terminal();
+    if !wrap.inherit_stdin {
+        command.stdin(Stdio::null());
+    } else if has_terminal {
+        sys::take_terminal_in_child(&mut command);
+    }
+    if wrap.plain_env {
+        command.envs(PLAIN_ENV);
+        for name in PLAIN_ENV_REMOVED {
+            command.env_remove(name);
+        }
+    }
+    let (output, output_writer) = io::pipe().map_err(SpawnError::Setup)?;
+    let stderr = match wrap.stderr {
+        StderrMode::Merged => {
+            // One pipe for both, exactly what `2>&1` gives: lines keep the
+            // order a terminal would show.
+            let stderr_writer = output_writer.try_clone().map_err(SpawnError::Setup)?;
+            command.stdout(output_writer).stderr(stderr_writer);
+            None
+        }
+        StderrMode::Separate { .. } => {
+            let (stderr, stderr_writer) = io::pipe().map_err(SpawnError::Setup)?;
+            command.stdout(output_writer).stderr(stderr_writer);
+            Some(stderr)
+        }
+    };
+    let spawned = command.spawn();
+    // Our copies of the pipes' write ends live in `command`: close them, or
+    // the reads never see end-of-file.
+    drop(command);
+    let child = spawned.map_err(|error| {
+        if has_terminal {
+            sys::take_terminal();
+        }
+        SpawnError::Exec(error)
+    })?;
+    Ok(Spawned {
+        group: ProcessGroup::led_by(&child),
+        output: file_from(output),
+        stderr: stderr.map(file_from),
+        has_terminal,
+    })
+}
+
+fn file_from(pipe: impl Into<OwnedFd>) -> File {
+    File::from(pipe.into())
+}

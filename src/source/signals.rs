@@ -1,0 +1,154 @@
+//! Signals that end a run early: in filter mode they stop the reading (and
+//! the capped view of what was read is still printed); in wrap mode they
+//! are passed on to the child's process group.
+//!
+//! Both install process-wide handlers, so only the command-line entry
+//! points use them, and both remove their handlers when dropped.
+
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::net::UnixStream;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
+
+use signal_hook::SigId;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGKILL, SIGQUIT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+use crate::sys::ProcessGroup;
+
+/// The signals that interrupt filter mode (exit 128 + N).
+const INTERRUPTING: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+
+/// Signals that toolcap passes on to the child's process group instead of
+/// dying from them, so the capped output of what arrived is still printed.
+const FORWARDED: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
+
+/// Catches SIGINT, SIGTERM and SIGHUP in filter mode. The first one is
+/// recorded and wakes [`as_fd`](AsFd::as_fd); a second one gets the
+/// signal's default action at once (the user means it).
+pub(crate) struct Interruption {
+    /// Readable once a signal came; never drained, so it stays readable.
+    wake: UnixStream,
+    /// The first signal caught, or 0.
+    signal: Arc<AtomicUsize>,
+    registered: Vec<SigId>,
+}
+
+impl Interruption {
+    pub(crate) fn install() -> io::Result<Interruption> {
+        let (wake, notifier) = UnixStream::pair()?;
+        let signal = Arc::new(AtomicUsize::new(0));
+        let armed = Arc::new(AtomicBool::new(false));
+        let mut registered = Vec::new();
+        for number in INTERRUPTING {
+            // Order matters: the default action must check the flag before
+            // this same signal sets it.
+            registered.push(signal_hook::flag::register_conditional_default(
+                number,
+                Arc::clone(&armed),
+            )?);
+            registered.push(signal_hook::flag::register(number, Arc::clone(&armed))?);
+            let first = Arc::clone(&signal);
+            registered.push(signal_hook::flag::register_usize(
+                number,
+                first,
+                number as usize,
+            )?);
+            registered.push(signal_hook::low_level::pipe::register(
+                number,
+                notifier.try_clone()?,
+            )?);
+        }
+        Ok(Interruption {
+            wake,
+            signal,
+            registered,
+        })
+    }
+
+    /// The signal that interrupted the run, if one did.
+    pub(crate) fn caught(&self) -> Option<i32> {
+        match self.signal.load(Ordering::SeqCst) {
+            0 => None,
+            number => i32::try_from(number).ok(),
+        }
+    }
+}
+
+impl AsFd for Interruption {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.wake.as_fd()
+    }
+}
+
+impl Drop for Interruption {
+    fn drop(&mut self) {
+        for id in self.registered.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
+    }
+}
+
+/// Passes SIGINT, SIGTERM, SIGHUP and SIGQUIT received by toolcap on to
+/// the child's process group, from a thread of its own. A second SIGINT or
+/// SIGTERM while the child still runs kills the group with SIGKILL: a
+/// child that traps both could otherwise not be stopped from the keyboard.
+pub(crate) struct Forwarder {
+    signals: Signals,
+}
+
+impl Forwarder {
+    /// Installs the handlers; call before the child exists, so that no
+    /// signal can slip past.
+    pub(crate) fn install() -> io::Result<Forwarder> {
+        Ok(Forwarder {
+            signals: Signals::new(FORWARDED)?,
+        })
+    }
+
+    /// Starts forwarding to `group`.
+    pub(crate) fn start(self, group: ProcessGroup) -> Forwarding {
+        let group_alive = Arc::new(AtomicBool::new(true));
+        let mut signals = self.signals;
+        let handle = signals.handle();
+        let thread = {
+            let group_alive = Arc::clone(&group_alive);
+            thread::spawn(move || {
+                let mut interrupts = 0;
+                for signal in signals.forever() {
+                    if !group_alive.load(Ordering::SeqCst) {
+                        continue;
+                    }
+                    if signal == SIGINT || signal == SIGTERM {
+                        interrupts += 1;
+                    }
+                    group.signal(if interrupts >= 2 { SIGKILL } else { signal });
+                }
+            })
+        };
+        Forwarding {
+            handle,
+            group_alive,
+            thread,
+        }
+    }
+}
+
+/// A running [`Forwarder`].
+pub(crate) struct Forwarding {
+    handle: signal_hook::iterator::Handle,
+    group_alive: Arc<AtomicBool>,
+    thread: thread::JoinHandle<()>,
+}
+
+impl Forwarding {
+    /// Stops forwarding once the group is reaped (its id may be reused) and
+    /// removes the handlers.
+    pub(crate) fn stop(self) {
+        self.group_alive.store(false, Ordering::SeqCst);
+        self.handle.close();
+        let _ = self.thread.join();
+    }
+}

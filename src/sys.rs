@@ -1,0 +1,193 @@
+//! Every libc call and every `unsafe` block of toolcap, each with its
+//! SAFETY note, behind small safe functions. Nothing else in the crate may
+//! use `unsafe` (the crate denies it; this module alone allows it).
+//!
+//! What lives here and why std cannot do it: poll(2) on pipes and on a
+//! closed stdout, process groups (kill, waitpid on a group), the child
+//! subreaper flag, and handing the terminal to the child's group.
+#![allow(unsafe_code)]
+
+use std::io;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, ExitStatus};
+use std::time::Duration;
+
+/// A process group, named by the pid of its leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProcessGroup(libc::pid_t);
+
+impl ProcessGroup {
+    /// The group a child spawned with `process_group(0)` leads.
+    pub fn led_by(child: &std::process::Child) -> ProcessGroup {
+        // Pids fit in pid_t; std hands them out as u32.
+        ProcessGroup(child.id() as libc::pid_t)
+    }
+
+    /// Sends `signal` to every process in the group; a group that is
+    /// already gone is not an error.
+    pub fn signal(self, signal: i32) {
+        // SAFETY: kill(2) with a negative pid only sends a signal; no memory
+        // is involved.
+        unsafe { libc::kill(-self.0, signal) };
+    }
+
+    /// True when no process of the group is left (zombies count as left
+    /// until reaped).
+    pub fn is_gone(self) -> bool {
+        // SAFETY: signal 0 only checks that the group exists.
+        let result = unsafe { libc::kill(-self.0, 0) };
+        result != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+    }
+
+    /// Reaps every process of the group that has ended: the leader, and
+    /// orphans handed to us as subreaper (other children of this process
+    /// are left alone). Returns the leader's status if it was reaped now.
+    pub fn reap(self) -> Option<ExitStatus> {
+        let mut leader = None;
+        loop {
+            let mut status = 0;
+            // SAFETY: waitpid(2) writes only to `status`.
+            let pid = unsafe { libc::waitpid(-self.0, &mut status, libc::WNOHANG) };
+            if pid <= 0 {
+                return leader;
+            }
+            if pid == self.0 {
+                leader = Some(ExitStatus::from_raw(status));
+            }
+        }
+    }
+}
+
+/// Orphans of the child's group are handed to toolcap instead of init, so
+/// toolcap reaps them and can tell when the whole group is gone; an init
+/// that reaps slowly (as in many containers) would otherwise keep zombies
+/// in the group. Linux only; elsewhere the group check waits on zombies.
+pub fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_CHILD_SUBREAPER only sets a flag on this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// Whether stdin is a terminal and this process is its foreground job.
+pub fn owns_terminal() -> bool {
+    // SAFETY: isatty, tcgetpgrp and getpgrp only query.
+    unsafe {
+        libc::isatty(libc::STDIN_FILENO) == 1
+            && libc::tcgetpgrp(libc::STDIN_FILENO) == libc::getpgrp()
+    }
+}
+
+/// Makes the calling process's group the terminal's foreground group.
+/// A background group may do so only with SIGTTOU ignored, or it is
+/// stopped: in the child that is what it is, and in toolcap afterwards too.
+pub fn take_terminal() {
+    // SAFETY: signal and tcsetpgrp are async-signal-safe and touch no
+    // memory of ours.
+    unsafe {
+        let previous = libc::signal(libc::SIGTTOU, libc::SIG_IGN);
+        libc::tcsetpgrp(libc::STDIN_FILENO, libc::getpgrp());
+        libc::signal(libc::SIGTTOU, previous);
+    }
+}
+
+/// Makes `command`'s child take the terminal right after it is forked into
+/// its own group, before it execs (see [`take_terminal`]).
+pub fn take_terminal_in_child(command: &mut Command) {
+    // SAFETY: the hook only makes async-signal-safe calls (signal,
+    // tcsetpgrp, getpgrp), as a hook between fork and exec must.
+    unsafe {
+        command.pre_exec(|| {
+            take_terminal();
+            Ok(())
+        })
+    };
+}
+
+/// Waits until one of `fds` is readable (or hung up), or `timeout` passes
+/// (`None`: no limit). Returns which are ready; `None` entries are skipped
+/// and never ready. A signal interrupting the wait counts as nothing ready.
+pub fn poll_readable<const N: usize>(
+    fds: [Option<BorrowedFd<'_>>; N],
+    timeout: Option<Duration>,
+) -> io::Result<[bool; N]> {
+    let mut polled = fds.map(|fd| libc::pollfd {
+        // poll(2) ignores negative fds.
+        fd: fd.map_or(-1, |fd| fd.as_raw_fd()),
+        events: libc::POLLIN,
+        revents: 0,
+    });
+    // Round up, so a wake-up never comes a millisecond early and spins.
+    let timeout_ms = timeout.map_or(-1, |t| {
+        t.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32
+    });
+    // SAFETY: `polled` is a valid array of N pollfd, alive for the call.
+    let result = unsafe { libc::poll(polled.as_mut_ptr(), N as libc::nfds_t, timeout_ms) };
+    if result < 0 {
+        let err = io::Error::last_os_error();
+        if err.kind() == io::ErrorKind::Interrupted {
+            return Ok([false; N]);
+        }
+        return Err(err);
+    }
+    Ok(polled.map(|p| p.revents != 0))
+}
+
+/// True when `output` is a pipe whose reader has gone (`| head` exited).
+/// A filter that prints nothing until its input ends would otherwise learn
+/// of it only at its first write, after reading an endless input forever.
+pub fn reader_has_gone(output: impl AsFd) -> bool {
+    let mut poll = libc::pollfd {
+        fd: output.as_fd().as_raw_fd(),
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, and a zero timeout: this never blocks.
+    let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+    // Linux reports a pipe without readers as POLLERR.
+    ready > 0 && poll.revents & libc::POLLERR != 0
+}
+
+/// The conventional name of a signal, such as `SIGKILL`.
+pub fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGUSR2 => "SIGUSR2",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGCHLD => "SIGCHLD",
+        libc::SIGCONT => "SIGCONT",
+        libc::SIGSTOP => "SIGSTOP",
+        libc::SIGTSTP => "SIGTSTP",
+        libc::SIGTTIN => "SIGTTIN",
+        libc::SIGTTOU => "SIGTTOU",
+        libc::SIGURG => "SIGURG",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGVTALRM => "SIGVTALRM",
+        libc::SIGPROF => "SIGPROF",
+        libc::SIGWINCH => "SIGWINCH",
+        libc::SIGIO => "SIGIO",
+        libc::SIGSYS => "SIGSYS",
+        _ => return None,
+    })
+}
+
+/// The metadata of an open descriptor (stdin, stdout), through a duplicate
+/// descriptor so that std can read it without unsafe code.
+pub fn fd_metadata(fd: BorrowedFd<'_>) -> io::Result<std::fs::Metadata> {
+    std::fs::File::from(fd.try_clone_to_owned()?).metadata()
+}
