@@ -1,6 +1,9 @@
-//! Helpers shared by the test modules.
+//! Helpers shared by the test modules: running toolcap hermetically, the
+//! expected output, and cleaning up after a test even when it panics.
 
-use std::process::Command as StdCommand;
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -21,7 +24,7 @@ pub fn toolcap() -> Command {
 /// stdin is /dev/null unless a test sets one: CI may run with none at all.
 pub fn std_toolcap() -> StdCommand {
     let mut command = StdCommand::new(BIN);
-    command.stdin(std::process::Stdio::null());
+    command.stdin(Stdio::null());
     for (name, _) in std::env::vars_os() {
         if name.to_string_lossy().starts_with("TOOLCAP_") {
             command.env_remove(name);
@@ -89,9 +92,50 @@ pub fn repeated(line: &str, count: usize) -> Vec<u8> {
     line.repeat(count).into_bytes()
 }
 
-pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("toolcap-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed with everything in it when
+/// dropped, also when the test panics.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// `toolcap-test-<pid>-<n>-<name>` in the system's temporary directory:
+    /// the pid keeps concurrent runs apart, the counter keeps two tests of
+    /// one run apart even if they pick the same name.
+    pub fn new(name: &str) -> TempDir {
+        static CREATED: AtomicUsize = AtomicUsize::new(0);
+        let n = CREATED.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("toolcap-test-{}-{n}-{name}", std::process::id()));
+        // Only a run that was killed before its cleanup, with our pid, can
+        // have left this one.
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir(&path)
+            .unwrap_or_else(|err| panic!("cannot create '{}': {err}", path.display()));
+        TempDir(path)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    pub fn join(&self, path: impl AsRef<Path>) -> PathBuf {
+        self.0.join(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if let Err(err) = std::fs::remove_dir_all(&self.0) {
+            cleanup_failed(format!("cannot remove '{}': {err}", self.0.display()));
+        }
+    }
+}
+
+/// A failed cleanup fails the test, unless it is failing already: a second
+/// panic while unwinding would abort the whole run and hide the first one.
+fn cleanup_failed(message: String) {
+    if std::thread::panicking() {
+        eprintln!("cleanup failed too: {message}");
+    } else {
+        panic!("{message}");
+    }
 }

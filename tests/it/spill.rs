@@ -2,11 +2,11 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use crate::common::{repeated, temp_dir, toolcap, truncated};
+use crate::common::{TempDir, repeated, toolcap, truncated};
 
 #[test]
 fn spill_file_equals_the_input_and_the_marker_names_it() {
-    let dir = temp_dir("spill-file");
+    let dir = TempDir::new("spill-file");
     let spill = dir.join("full.log");
     let input = repeated("abcd\n", 10_000);
     let marker = format!(
@@ -30,7 +30,7 @@ fn spill_file_equals_the_input_and_the_marker_names_it() {
 
 #[test]
 fn spill_file_is_written_even_when_the_output_fits() {
-    let dir = temp_dir("spill-fits");
+    let dir = TempDir::new("spill-fits");
     let spill = dir.join("full.log");
     std::fs::write(&spill, "old content that is longer").unwrap();
     toolcap()
@@ -45,7 +45,8 @@ fn spill_file_is_written_even_when_the_output_fits() {
 
 #[test]
 fn spill_dir_keeps_a_private_file_only_when_truncated() {
-    let dir = temp_dir("spill-dir").join("made/by/toolcap");
+    let root = TempDir::new("spill-dir");
+    let dir = root.join("made/by/toolcap");
     toolcap()
         .arg("--spill-dir")
         .arg(&dir)
@@ -94,25 +95,25 @@ fn spill_dir_keeps_a_private_file_only_when_truncated() {
 
 #[test]
 fn spill_dir_from_the_environment() {
-    let dir = temp_dir("spill-env");
+    let dir = TempDir::new("spill-env");
     toolcap()
-        .env("TOOLCAP_SPILL_DIR", &dir)
+        .env("TOOLCAP_SPILL_DIR", dir.path())
         .arg("--max=4")
         .write_stdin("a\nb\nc\nd\n")
         .assert()
         .success();
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
 #[test]
 fn eight_concurrent_spill_dir_runs_get_eight_distinct_complete_files() {
-    let dir = temp_dir("spill-concurrent");
+    let dir = TempDir::new("spill-concurrent");
     let runs: Vec<_> = (0..8)
         .map(|run| {
             let input = repeated(&format!("run {run} line\n"), 20_000);
             let mut child = crate::common::std_toolcap()
                 .arg("--spill-dir")
-                .arg(&dir)
+                .arg(dir.path())
                 .stdin(std::process::Stdio::piped())
                 .stdout(std::process::Stdio::null())
                 .spawn()
@@ -126,7 +127,7 @@ fn eight_concurrent_spill_dir_runs_get_eight_distinct_complete_files() {
         writer.join().unwrap().unwrap();
         assert!(child.wait().unwrap().success());
     }
-    let mut contents: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+    let mut contents: Vec<Vec<u8>> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|entry| std::fs::read(entry.unwrap().path()).unwrap())
         .collect();

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use predicates::prelude::*;
 
-use crate::common::{BIN, assert_output, repeated, std_toolcap, temp_dir, toolcap, truncated};
+use crate::common::{BIN, TempDir, assert_output, repeated, std_toolcap, toolcap, truncated};
 
 #[test]
 fn exit_statuses_pass_through_with_a_status_line() {
@@ -36,8 +36,8 @@ fn program_not_found_is_127_and_not_executable_is_126() {
         .code(127)
         .stdout("")
         .stderr("toolcap: cannot run 'toolcap-no-such-program': No such file or directory (os error 2)\n");
-    let dir = temp_dir("not-executable");
-    std::fs::write(dir.join("script"), "echo hi\n").unwrap();
+    let dir = TempDir::new("not-executable");
+    std::fs::write(dir.join("script"), "echo hi\n").expect("write the script");
     toolcap()
         .arg("--")
         .arg(dir.join("script"))
@@ -123,7 +123,7 @@ fn separate_stderr_is_capped_on_its_own_fd() {
 
 #[test]
 fn separate_stderr_spills_next_to_stdout() {
-    let dir = temp_dir("separate-spill");
+    let dir = TempDir::new("separate-spill");
     let spill = dir.join("out");
     toolcap()
         .args(["--stderr", "separate", "--max", "4", "--spill"])
@@ -132,8 +132,11 @@ fn separate_stderr_spills_next_to_stdout() {
         .assert()
         .success()
         .stderr("3\n");
-    assert_eq!(std::fs::read(&spill).unwrap(), b"1\n2\n");
-    assert_eq!(std::fs::read(dir.join("out.stderr")).unwrap(), b"3\n");
+    assert_eq!(std::fs::read(&spill).expect("the stdout spill"), b"1\n2\n");
+    assert_eq!(
+        std::fs::read(dir.join("out.stderr")).expect("the stderr spill"),
+        b"3\n"
+    );
 }
 
 /// Whether a process is gone (or a zombie nobody will run again).
@@ -149,7 +152,7 @@ fn is_gone(pid: &str) -> bool {
 
 #[test]
 fn timeout_kills_the_whole_group_and_exits_124() {
-    let dir = temp_dir("timeout");
+    let dir = TempDir::new("timeout");
     let pids = dir.join("pids");
     let script = format!(
         "sleep 300 & echo $! > {0}; sleep 301 & echo $! >> {0}; echo started; wait",
@@ -306,7 +309,7 @@ fn plain_env_asks_for_undecorated_output() {
 
 #[test]
 fn stdout_closed_early_does_not_block_or_kill_the_child() {
-    let dir = temp_dir("closed-early");
+    let dir = TempDir::new("closed-early");
     let done = dir.join("done");
     let script = format!(
         "{BIN} --live --max 1k -c 'yes line | head -n 200000; touch {}; exit 5' | head -n 1",
