@@ -1,8 +1,10 @@
 //! Helpers shared by the test modules: running toolcap hermetically, the
-//! expected output, and cleaning up after a test even when it panics.
+//! expected output, and cleaning up after a test (its directory, the
+//! processes it started) even when it panics. Nothing here may leave a
+//! process or a file behind.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
+use std::process::{Child, Command as StdCommand, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -93,7 +95,9 @@ pub fn repeated(line: &str, count: usize) -> Vec<u8> {
 }
 
 /// A fresh directory for one test, removed with everything in it when
-/// dropped, also when the test panics.
+/// dropped, also when the test panics. Declare it before a `KillOnDrop`
+/// whose pgid file lives in it: locals drop in reverse order, so the
+/// processes are killed before their directory goes.
 pub struct TempDir(PathBuf);
 
 impl TempDir {
@@ -126,6 +130,113 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         if let Err(err) = std::fs::remove_dir_all(&self.0) {
             cleanup_failed(format!("cannot remove '{}': {err}", self.0.display()));
+        }
+    }
+}
+
+/// Kills, when dropped, what a test started that may still be running, also
+/// when the test panics part-way:
+///
+/// 1. a toolcap spawned through `spawn`, if it has not been reaped yet: it
+///    is killed and reaped;
+/// 2. the process group whose id a script wrote to the pgid file. toolcap
+///    runs its command in a group of its own (pgid = the command's pid), so
+///    a script run with `-c` writes `$$` there as its first command, and
+///    anything it starts in the background is in that group too. A group
+///    whose file was never written (the script had not started) is not
+///    known and cannot be killed; scripts write it first to keep that
+///    window to the shell's start-up.
+///
+/// SIGKILL, because some of these processes ignore or trap SIGTERM on
+/// purpose, and the shell makes its background jobs ignore SIGINT and
+/// SIGQUIT.
+#[derive(Default)]
+pub struct KillOnDrop {
+    child: Option<Child>,
+    pgid_file: Option<PathBuf>,
+}
+
+impl KillOnDrop {
+    /// Nothing to kill yet; `spawn` adds a process.
+    pub fn new() -> KillOnDrop {
+        KillOnDrop::default()
+    }
+
+    /// The group whose id a script will write to `pgid_file`.
+    pub fn group(pgid_file: PathBuf) -> KillOnDrop {
+        KillOnDrop {
+            child: None,
+            pgid_file: Some(pgid_file),
+        }
+    }
+
+    pub fn pgid_file(&self) -> &Path {
+        self.pgid_file
+            .as_deref()
+            .expect("KillOnDrop::group gives the pgid file")
+    }
+
+    /// Spawns `command` (one process per guard) and keeps it to kill.
+    pub fn spawn(&mut self, command: &mut StdCommand) -> &mut Child {
+        assert!(self.child.is_none(), "one spawned process per KillOnDrop");
+        let child = command
+            .spawn()
+            .unwrap_or_else(|err| panic!("cannot spawn {command:?}: {err}"));
+        self.child.insert(child)
+    }
+
+    /// The process from `spawn`.
+    pub fn child(&mut self) -> &mut Child {
+        self.child.as_mut().expect("KillOnDrop::spawn was called")
+    }
+}
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            // Only a child not reaped yet: once reaped, its pid may belong
+            // to someone else.
+            if let Ok(None) = child.try_wait() {
+                if let Err(err) = child.kill() {
+                    cleanup_failed(format!("cannot kill pid {}: {err}", child.id()));
+                }
+                let _ = child.wait();
+            }
+        }
+        if let Some(pgid_file) = &self.pgid_file {
+            kill_group(pgid_file);
+        }
+    }
+}
+
+/// Sends SIGKILL to the group whose id is in `pgid_file`, if it was written.
+fn kill_group(pgid_file: &Path) {
+    let Ok(text) = std::fs::read_to_string(pgid_file) else {
+        return;
+    };
+    let pgid = match text.trim().parse::<libc::pid_t>() {
+        Ok(pgid) => pgid,
+        Err(err) => {
+            let file = pgid_file.display();
+            cleanup_failed(format!("pgid file '{file}' holds {text:?}: {err}"));
+            return;
+        }
+    };
+    // kill(-1) would signal every process we may signal, and our own group
+    // is the test run itself: never either, whatever the file says.
+    // SAFETY: getpgrp(2) has no preconditions.
+    if pgid <= 1 || pgid == unsafe { libc::getpgrp() } {
+        cleanup_failed(format!("refusing to kill process group {pgid}"));
+        return;
+    }
+    // A group id stays in use while any member lives, so this reaches our
+    // group or, if it is gone already, nobody (ESRCH): a pid would have to
+    // wrap around during one test to be reused as a group id.
+    // SAFETY: kill(2) with a negative pid signals that process group.
+    if unsafe { libc::kill(-pgid, libc::SIGKILL) } != 0 {
+        let err = std::io::Error::last_os_error();
+        if err.raw_os_error() != Some(libc::ESRCH) {
+            cleanup_failed(format!("cannot kill process group {pgid}: {err}"));
         }
     }
 }

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::common::{assert_output, repeated, std_toolcap, toolcap};
+use crate::common::{KillOnDrop, TempDir, assert_output, repeated, std_toolcap, toolcap};
 
 #[test]
 fn live_output_that_fits_is_unchanged() {
@@ -33,24 +33,32 @@ fn live_output_puts_the_header_lines_last() {
 
 #[test]
 fn live_shows_the_first_line_while_the_command_runs() {
-    let mut child = std_toolcap()
-        .args(["--live", "-c", "echo first; sleep 30; echo never"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let dir = TempDir::new("live-first-line");
+    // If an assertion fails before the SIGTERM below, toolcap, the shell
+    // and its `sleep` would run on: the guard kills them.
+    let mut run = KillOnDrop::group(dir.join("pgid"));
+    let script = format!(
+        "echo $$ > {}; echo first; sleep 30; echo never",
+        run.pgid_file().display()
+    );
+    let child = run.spawn(
+        std_toolcap()
+            .args(["--live", "-c", &script])
+            .stdout(Stdio::piped()),
+    );
     let started = Instant::now();
     let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
+    BufReader::new(child.stdout.take().expect("piped stdout"))
         .read_line(&mut first)
-        .unwrap();
+        .expect("read the first line");
     assert_eq!(first, "first\n");
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "the line came only at the end"
     );
-    // SAFETY: kill(2) on our own child.
+    // SAFETY: kill(2) on our own child, not reaped yet.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let status = child.wait().unwrap();
+    let status = child.wait().expect("wait for toolcap");
     assert_eq!(status.code(), Some(128 + libc::SIGTERM));
 }
 

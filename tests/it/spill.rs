@@ -2,7 +2,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use crate::common::{TempDir, repeated, toolcap, truncated};
+use crate::common::{KillOnDrop, TempDir, repeated, toolcap, truncated};
 
 #[test]
 fn spill_file_equals_the_input_and_the_marker_names_it() {
@@ -111,21 +111,25 @@ fn eight_concurrent_spill_dir_runs_get_eight_distinct_complete_files() {
     let runs: Vec<_> = (0..8)
         .map(|run| {
             let input = repeated(&format!("run {run} line\n"), 20_000);
-            let mut child = crate::common::std_toolcap()
-                .arg("--spill-dir")
-                .arg(dir.path())
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
-            let mut stdin = child.stdin.take().unwrap();
+            let mut guard = KillOnDrop::new();
+            let child = guard.spawn(
+                crate::common::std_toolcap()
+                    .arg("--spill-dir")
+                    .arg(dir.path())
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::null()),
+            );
+            let mut stdin = child.stdin.take().expect("piped stdin");
             let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
-            (child, writer)
+            (guard, writer)
         })
         .collect();
-    for (mut child, writer) in runs {
-        writer.join().unwrap().unwrap();
-        assert!(child.wait().unwrap().success());
+    for (mut guard, writer) in runs {
+        writer
+            .join()
+            .expect("the writer thread")
+            .expect("write toolcap's stdin");
+        assert!(guard.child().wait().expect("wait for toolcap").success());
     }
     let mut contents: Vec<Vec<u8>> = std::fs::read_dir(dir.path())
         .unwrap()
