@@ -3,6 +3,7 @@
 //! processes it started) even when it panics. Nothing here may leave a
 //! process or a file behind.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -248,5 +249,90 @@ fn cleanup_failed(message: String) {
         eprintln!("cleanup failed too: {message}");
     } else {
         panic!("{message}");
+    }
+}
+
+/// What a test needs from the machine beyond toolcap and a POSIX shell.
+#[derive(Clone, Copy, Debug)]
+pub enum Need {
+    /// `/proc` of this process's pid namespace: process states, VmHWM.
+    Proc,
+    /// `/dev/full`, on which every write fails with ENOSPC.
+    DevFull,
+    /// util-linux `script`, to run toolcap on a pseudo-terminal.
+    Script,
+    /// coreutils `timeout`, to bound a pipeline the test cannot stop itself.
+    Timeout,
+}
+
+/// Whether the machine has `need`. If not, the test is skipped loudly: one
+/// line `SKIPPED: <test>: needs <what>: <why>` on stderr, and `false`, on
+/// which the test returns. A test that passed without running what it
+/// tests, or failed on a missing tool, would say something false.
+pub fn require(need: Need) -> bool {
+    let (what, check) = match need {
+        Need::Proc => ("a readable /proc", check_proc()),
+        Need::DevFull => ("/dev/full", check_dev_full()),
+        Need::Script => ("util-linux script", check_tool("script", "util-linux")),
+        Need::Timeout => ("coreutils timeout", check_tool("timeout", "coreutils")),
+    };
+    let Err(why) = check else {
+        return true;
+    };
+    // libtest runs each test on a thread named after it.
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("(unnamed test)");
+    // Through the stderr handle, not eprintln!: libtest captures eprintln!
+    // and shows it only for a failing test, so a skip would go unseen.
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: needs {what}: {why}");
+    false
+}
+
+fn check_proc() -> Result<(), String> {
+    let stat = std::fs::read_to_string("/proc/self/stat")
+        .map_err(|err| format!("cannot read /proc/self/stat: {err}"))?;
+    // A /proc of another pid namespace would answer for other processes.
+    let pid = stat.split(' ').next().unwrap_or_default();
+    if pid == std::process::id().to_string() {
+        Ok(())
+    } else {
+        Err(format!(
+            "/proc/self/stat names pid {pid:?}, this process is {}",
+            std::process::id()
+        ))
+    }
+}
+
+fn check_dev_full() -> Result<(), String> {
+    let mut full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .map_err(|err| format!("cannot open /dev/full: {err}"))?;
+    match full.write_all(b"x") {
+        Err(err) if err.raw_os_error() == Some(libc::ENOSPC) => Ok(()),
+        Err(err) => Err(format!(
+            "a write to /dev/full failed with {err}, not ENOSPC"
+        )),
+        Ok(()) => Err("a write to /dev/full succeeded".to_string()),
+    }
+}
+
+/// Whether `program --version` runs and names `package`: the tests rely on
+/// that implementation's options.
+fn check_tool(program: &str, package: &str) -> Result<(), String> {
+    let output = StdCommand::new(program)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|err| format!("cannot run '{program}': {err}"))?;
+    let version = String::from_utf8_lossy(&output.stdout);
+    if output.status.success() && version.contains(package) {
+        Ok(())
+    } else {
+        let first_line = version.lines().next().unwrap_or_default();
+        Err(format!(
+            "'{program} --version' ({}) does not name {package}: {first_line:?}",
+            output.status
+        ))
     }
 }

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use predicates::prelude::*;
 
 use crate::common::{
-    BIN, KillOnDrop, TempDir, assert_output, repeated, std_toolcap, toolcap, truncated,
+    BIN, KillOnDrop, Need, TempDir, assert_output, repeated, require, std_toolcap, toolcap,
+    truncated,
 };
 
 #[test]
@@ -154,6 +155,10 @@ fn is_gone(pid: &str) -> bool {
 
 #[test]
 fn timeout_kills_the_whole_group_and_exits_124() {
+    // Whether the group's processes are gone is read from /proc.
+    if !require(Need::Proc) {
+        return;
+    }
     let dir = TempDir::new("timeout");
     // Kills the sleeps if toolcap does not, so a failure leaves nothing.
     let group = KillOnDrop::group(dir.join("pgid"));
@@ -360,6 +365,9 @@ fn peak_rss_kib(mut command: std::process::Command) -> (std::process::ExitStatus
 
 #[test]
 fn a_child_printing_1_gb_leaves_toolcap_in_a_few_mib() {
+    if !require(Need::Proc) {
+        return;
+    }
     let mut command = std_toolcap();
     command.args([
         "--max",
@@ -380,7 +388,11 @@ fn a_child_printing_1_gb_leaves_toolcap_in_a_few_mib() {
 fn interactive_command_on_a_terminal_can_read_it() {
     // Under a pseudo-terminal (util-linux `script`), toolcap is the
     // foreground job; the child's own process group must get the terminal,
-    // or its read is stopped by SIGTTIN and toolcap waits forever.
+    // or its read is stopped by SIGTTIN and toolcap waits forever. `timeout`
+    // ends the run if that happens.
+    if !require(Need::Script) || !require(Need::Timeout) {
+        return;
+    }
     let dir = TempDir::new("terminal");
     // Should the run hang until `timeout` ends `script`, the terminal's
     // session would outlive the test: the shell `script` starts (toolcap is
