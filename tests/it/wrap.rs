@@ -142,14 +142,24 @@ fn separate_stderr_spills_next_to_stdout() {
     );
 }
 
-/// Whether a process is gone (or a zombie nobody will run again).
+/// Whether a process is gone (or a zombie nobody will run again), as /proc
+/// says: no entry for the pid, or state Z. Any other failure to read it is
+/// no evidence that the process is gone, so the test fails on it; callers
+/// `require(Need::Proc)` first.
 fn is_gone(pid: &str) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    let path = format!("/proc/{pid}/stat");
+    match std::fs::read_to_string(&path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => true,
+        Err(err) => panic!("cannot read {path}: {err}"),
+        Ok(stat) => {
+            // proc_pid_stat(5): "pid (comm) state ...", where comm may
+            // itself contain ") ", so the state follows the last one.
+            let state = stat
+                .rsplit_once(") ")
+                .and_then(|(_, rest)| rest.chars().next())
+                .unwrap_or_else(|| panic!("no state in {path}: {stat:?}"));
+            state == 'Z'
+        }
     }
 }
 
