@@ -96,13 +96,35 @@ fn spill_dir_keeps_a_private_file_only_when_truncated() {
 #[test]
 fn spill_dir_from_the_environment() {
     let dir = TempDir::new("spill-env");
-    toolcap()
+    let input = b"a\nb\nc\nd\n";
+    let output = toolcap()
         .env("TOOLCAP_SPILL_DIR", dir.path())
         .arg("--max=4")
-        .write_stdin("a\nb\nc\nd\n")
-        .assert()
-        .success();
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        .write_stdin(input.to_vec())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success(), "{output:?}");
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("list the spill directory")
+        .map(|entry| entry.expect("a spill directory entry").path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let spill = &files[0];
+    assert_eq!(std::fs::read(spill).expect("read the spill file"), input);
+    assert_eq!(
+        std::fs::metadata(spill)
+            .expect("the spill file")
+            .permissions()
+            .mode()
+            & 0o777,
+        0o600
+    );
+    let marker = format!(
+        "[... 4 bytes truncated (lines 2-3); full output in {} ...]",
+        spill.display()
+    );
+    assert_eq!(output.stdout, truncated(8, 4, b"a\n", &marker, b"d\n"));
+    assert_eq!(output.stderr, b"");
 }
 
 #[test]
