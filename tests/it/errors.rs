@@ -85,7 +85,7 @@ fn stdout_closed_early_is_a_quiet_success_and_the_spill_is_complete() {
     let output = std::process::Command::new("bash")
         .args(["-o", "pipefail", "-c", &script])
         .output()
-        .unwrap();
+        .expect("run bash");
     assert!(output.status.success(), "{output:?}");
     assert_eq!(output.stdout, b"Warning: t");
     assert_eq!(output.stderr, b"");

@@ -4,7 +4,7 @@
 use crate::common::{TempDir, toolcap};
 
 fn stdout_of(assert: assert_cmd::assert::Assert) -> String {
-    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+    String::from_utf8(assert.get_output().stdout.clone()).expect("toolcap's output is UTF-8")
 }
 
 #[test]

@@ -21,9 +21,13 @@ fn spill_file_equals_the_input_and_the_marker_names_it() {
         .assert()
         .success()
         .stdout(expected);
-    assert_eq!(std::fs::read(&spill).unwrap(), input);
+    assert_eq!(std::fs::read(&spill).expect("read the spill file"), input);
     assert_eq!(
-        std::fs::metadata(&spill).unwrap().permissions().mode() & 0o777,
+        std::fs::metadata(&spill)
+            .expect("the spill file")
+            .permissions()
+            .mode()
+            & 0o777,
         0o600
     );
 }
@@ -32,7 +36,7 @@ fn spill_file_equals_the_input_and_the_marker_names_it() {
 fn spill_file_is_written_even_when_the_output_fits() {
     let dir = TempDir::new("spill-fits");
     let spill = dir.join("full.log");
-    std::fs::write(&spill, "old content that is longer").unwrap();
+    std::fs::write(&spill, "old content that is longer").expect("write the old spill file");
     toolcap()
         .arg("--spill")
         .arg(&spill)
@@ -40,7 +44,10 @@ fn spill_file_is_written_even_when_the_output_fits() {
         .assert()
         .success()
         .stdout("short\n");
-    assert_eq!(std::fs::read(&spill).unwrap(), b"short\n");
+    assert_eq!(
+        std::fs::read(&spill).expect("read the spill file"),
+        b"short\n"
+    );
 }
 
 #[test]
@@ -55,11 +62,17 @@ fn spill_dir_keeps_a_private_file_only_when_truncated() {
         .success()
         .stdout("fits\n");
     assert_eq!(
-        std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
+        std::fs::metadata(&dir)
+            .expect("the spill directory")
+            .permissions()
+            .mode()
+            & 0o777,
         0o700
     );
     assert_eq!(
-        std::fs::read_dir(&dir).unwrap().count(),
+        std::fs::read_dir(&dir)
+            .expect("list the spill directory")
+            .count(),
         0,
         "fitting output leaves no file"
     );
@@ -71,16 +84,23 @@ fn spill_dir_keeps_a_private_file_only_when_truncated() {
         .arg("--max=20")
         .write_stdin(input.clone())
         .output()
-        .unwrap();
+        .expect("run toolcap");
     assert!(output.status.success());
     let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
+        .expect("list the spill directory")
+        .map(|entry| entry.expect("a spill directory entry").path())
         .collect();
     assert_eq!(files.len(), 1);
-    assert_eq!(std::fs::read(&files[0]).unwrap(), input);
     assert_eq!(
-        std::fs::metadata(&files[0]).unwrap().permissions().mode() & 0o777,
+        std::fs::read(&files[0]).expect("read the spill file"),
+        input
+    );
+    assert_eq!(
+        std::fs::metadata(&files[0])
+            .expect("the spill file")
+            .permissions()
+            .mode()
+            & 0o777,
         0o600
     );
     let marker = format!(
@@ -154,8 +174,12 @@ fn eight_concurrent_spill_dir_runs_get_eight_distinct_complete_files() {
         assert!(guard.child().wait().expect("wait for toolcap").success());
     }
     let mut contents: Vec<Vec<u8>> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|entry| std::fs::read(entry.unwrap().path()).unwrap())
+        .expect("list the spill directory")
+        .map(|entry| {
+            let path = entry.expect("a spill directory entry").path();
+            std::fs::read(&path)
+                .unwrap_or_else(|err| panic!("cannot read '{}': {err}", path.display()))
+        })
         .collect();
     contents.sort();
     let expected: Vec<Vec<u8>> = (0..8)
