@@ -194,41 +194,69 @@ impl KillOnDrop {
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {
-        if let Some(child) = &mut self.child {
-            // Only a child not reaped yet: once reaped, its pid may belong
-            // to someone else.
-            if let Ok(None) = child.try_wait() {
-                if let Err(err) = child.kill() {
-                    cleanup_failed(format!("cannot kill pid {}: {err}", child.id()));
-                }
-                let _ = child.wait();
-            }
-        }
-        if let Some(pgid_file) = &self.pgid_file {
-            kill_group(pgid_file);
+        // Both steps run before a failure is reported: a panic after the
+        // first would skip the second.
+        let failures: Vec<String> = [
+            self.child.as_mut().map_or(Ok(()), kill_and_reap),
+            self.pgid_file.as_deref().map_or(Ok(()), kill_group),
+        ]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+        if !failures.is_empty() {
+            cleanup_failed(failures.join("; "));
         }
     }
 }
 
+/// Kills and reaps `child` unless it was reaped already: then its pid may
+/// belong to someone else.
+fn kill_and_reap(child: &mut Child) -> Result<(), String> {
+    if let Ok(None) = child.try_wait() {
+        let pid = child.id();
+        child
+            .kill()
+            .map_err(|err| format!("cannot kill pid {pid}: {err}"))?;
+        child
+            .wait()
+            .map_err(|err| format!("cannot reap pid {pid}: {err}"))?;
+    }
+    Ok(())
+}
+
 /// Sends SIGKILL to the group whose id is in `pgid_file`, if it was written.
-fn kill_group(pgid_file: &Path) {
-    let Ok(text) = std::fs::read_to_string(pgid_file) else {
-        return;
-    };
-    let pgid = match text.trim().parse::<libc::pid_t>() {
-        Ok(pgid) => pgid,
+fn kill_group(pgid_file: &Path) -> Result<(), String> {
+    let file = pgid_file.display();
+    let text = match std::fs::read_to_string(pgid_file) {
+        Ok(text) => text,
+        Err(err)
+            if err.kind() == std::io::ErrorKind::NotFound
+                && pgid_file.parent().is_some_and(Path::is_dir) =>
+        {
+            String::new()
+        }
+        // Also when the directory is gone: a TempDir dropped before its
+        // KillOnDrop would let the group live on in every run.
         Err(err) => {
-            let file = pgid_file.display();
-            cleanup_failed(format!("pgid file '{file}' holds {text:?}: {err}"));
-            return;
+            return Err(format!(
+                "cannot read pgid file '{file}': {err} (is its TempDir declared first?)"
+            ));
         }
     };
+    if text.is_empty() {
+        // The script never got that far (or was stopped between creating
+        // the file and writing it): its group is not known.
+        return Ok(());
+    }
+    let pgid = text
+        .trim()
+        .parse::<libc::pid_t>()
+        .map_err(|err| format!("pgid file '{file}' holds {text:?}: {err}"))?;
     // kill(-1) would signal every process we may signal, and our own group
     // is the test run itself: never either, whatever the file says.
     // SAFETY: getpgrp(2) has no preconditions.
     if pgid <= 1 || pgid == unsafe { libc::getpgrp() } {
-        cleanup_failed(format!("refusing to kill process group {pgid}"));
-        return;
+        return Err(format!("refusing to kill process group {pgid}"));
     }
     // A group id stays in use while any member lives, so this reaches our
     // group or, if it is gone already, nobody (ESRCH): a pid would have to
@@ -237,9 +265,10 @@ fn kill_group(pgid_file: &Path) {
     if unsafe { libc::kill(-pgid, libc::SIGKILL) } != 0 {
         let err = std::io::Error::last_os_error();
         if err.raw_os_error() != Some(libc::ESRCH) {
-            cleanup_failed(format!("cannot kill process group {pgid}: {err}"));
+            return Err(format!("cannot kill process group {pgid}: {err}"));
         }
     }
+    Ok(())
 }
 
 /// A failed cleanup fails the test, unless it is failing already: a second
