@@ -1,6 +1,12 @@
-//! Helpers shared by the test modules.
+//! Helpers shared by the test modules: running toolcap hermetically, the
+//! expected output, and cleaning up after a test (its directory, the
+//! processes it started) even when it panics. Nothing here may leave a
+//! process or a file behind.
 
-use std::process::Command as StdCommand;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command as StdCommand, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -21,7 +27,7 @@ pub fn toolcap() -> Command {
 /// stdin is /dev/null unless a test sets one: CI may run with none at all.
 pub fn std_toolcap() -> StdCommand {
     let mut command = StdCommand::new(BIN);
-    command.stdin(std::process::Stdio::null());
+    command.stdin(Stdio::null());
     for (name, _) in std::env::vars_os() {
         if name.to_string_lossy().starts_with("TOOLCAP_") {
             command.env_remove(name);
@@ -89,9 +95,273 @@ pub fn repeated(line: &str, count: usize) -> Vec<u8> {
     line.repeat(count).into_bytes()
 }
 
-pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("toolcap-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed with everything in it when
+/// dropped, also when the test panics. Declare it before a `KillOnDrop`
+/// whose pgid file lives in it: locals drop in reverse order, so the
+/// processes are killed before their directory goes.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// `toolcap-test-<pid>-<n>-<name>` in the system's temporary directory:
+    /// the pid keeps concurrent runs apart, the counter keeps two tests of
+    /// one run apart even if they pick the same name.
+    pub fn new(name: &str) -> TempDir {
+        static CREATED: AtomicUsize = AtomicUsize::new(0);
+        let n = CREATED.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("toolcap-test-{}-{n}-{name}", std::process::id()));
+        // Only a run that was killed before its cleanup, with our pid, can
+        // have left this one.
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir(&path)
+            .unwrap_or_else(|err| panic!("cannot create '{}': {err}", path.display()));
+        TempDir(path)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    pub fn join(&self, path: impl AsRef<Path>) -> PathBuf {
+        self.0.join(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if let Err(err) = std::fs::remove_dir_all(&self.0) {
+            cleanup_failed(format!("cannot remove '{}': {err}", self.0.display()));
+        }
+    }
+}
+
+/// Kills, when dropped, what a test started that may still be running, also
+/// when the test panics part-way:
+///
+/// 1. a toolcap spawned through `spawn`, if it has not been reaped yet: it
+///    is killed and reaped;
+/// 2. the process group whose id a script wrote to the pgid file. toolcap
+///    runs its command in a group of its own (pgid = the command's pid), so
+///    a script run with `-c` writes `$$` there as its first command, and
+///    anything it starts in the background is in that group too. A group
+///    whose file was never written (the script had not started) is not
+///    known and cannot be killed; scripts write it first to keep that
+///    window to the shell's start-up.
+///
+/// SIGKILL, because some of these processes ignore or trap SIGTERM on
+/// purpose, and the shell makes its background jobs ignore SIGINT and
+/// SIGQUIT.
+#[derive(Default)]
+pub struct KillOnDrop {
+    child: Option<Child>,
+    pgid_file: Option<PathBuf>,
+}
+
+impl KillOnDrop {
+    /// Nothing to kill yet; `spawn` adds a process.
+    pub fn new() -> KillOnDrop {
+        KillOnDrop::default()
+    }
+
+    /// The group whose id a script will write to `pgid_file`.
+    pub fn group(pgid_file: PathBuf) -> KillOnDrop {
+        KillOnDrop {
+            child: None,
+            pgid_file: Some(pgid_file),
+        }
+    }
+
+    pub fn pgid_file(&self) -> &Path {
+        self.pgid_file
+            .as_deref()
+            .expect("KillOnDrop::group gives the pgid file")
+    }
+
+    /// Spawns `command` (one process per guard) and keeps it to kill.
+    pub fn spawn(&mut self, command: &mut StdCommand) -> &mut Child {
+        assert!(self.child.is_none(), "one spawned process per KillOnDrop");
+        let child = command
+            .spawn()
+            .unwrap_or_else(|err| panic!("cannot spawn {command:?}: {err}"));
+        self.child.insert(child)
+    }
+
+    /// The process from `spawn`.
+    pub fn child(&mut self) -> &mut Child {
+        self.child.as_mut().expect("KillOnDrop::spawn was called")
+    }
+}
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        // Both steps run before a failure is reported: a panic after the
+        // first would skip the second.
+        let failures: Vec<String> = [
+            self.child.as_mut().map_or(Ok(()), kill_and_reap),
+            self.pgid_file.as_deref().map_or(Ok(()), kill_group),
+        ]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+        if !failures.is_empty() {
+            cleanup_failed(failures.join("; "));
+        }
+    }
+}
+
+/// Kills and reaps `child` unless it was reaped already: then its pid may
+/// belong to someone else.
+fn kill_and_reap(child: &mut Child) -> Result<(), String> {
+    if let Ok(None) = child.try_wait() {
+        let pid = child.id();
+        child
+            .kill()
+            .map_err(|err| format!("cannot kill pid {pid}: {err}"))?;
+        child
+            .wait()
+            .map_err(|err| format!("cannot reap pid {pid}: {err}"))?;
+    }
+    Ok(())
+}
+
+/// Sends SIGKILL to the group whose id is in `pgid_file`, if it was written.
+fn kill_group(pgid_file: &Path) -> Result<(), String> {
+    let file = pgid_file.display();
+    let text = match std::fs::read_to_string(pgid_file) {
+        Ok(text) => text,
+        Err(err)
+            if err.kind() == std::io::ErrorKind::NotFound
+                && pgid_file.parent().is_some_and(Path::is_dir) =>
+        {
+            String::new()
+        }
+        // Also when the directory is gone: a TempDir dropped before its
+        // KillOnDrop would let the group live on in every run.
+        Err(err) => {
+            return Err(format!(
+                "cannot read pgid file '{file}': {err} (is its TempDir declared first?)"
+            ));
+        }
+    };
+    if text.is_empty() {
+        // The script never got that far (or was stopped between creating
+        // the file and writing it): its group is not known.
+        return Ok(());
+    }
+    let pgid = text
+        .trim()
+        .parse::<libc::pid_t>()
+        .map_err(|err| format!("pgid file '{file}' holds {text:?}: {err}"))?;
+    // kill(-1) would signal every process we may signal, and our own group
+    // is the test run itself: never either, whatever the file says.
+    // SAFETY: getpgrp(2) has no preconditions.
+    if pgid <= 1 || pgid == unsafe { libc::getpgrp() } {
+        return Err(format!("refusing to kill process group {pgid}"));
+    }
+    // A group id stays in use while any member lives, so this reaches our
+    // group or, if it is gone already, nobody (ESRCH): a pid would have to
+    // wrap around during one test to be reused as a group id.
+    // SAFETY: kill(2) with a negative pid signals that process group.
+    if unsafe { libc::kill(-pgid, libc::SIGKILL) } != 0 {
+        let err = std::io::Error::last_os_error();
+        if err.raw_os_error() != Some(libc::ESRCH) {
+            return Err(format!("cannot kill process group {pgid}: {err}"));
+        }
+    }
+    Ok(())
+}
+
+/// A failed cleanup fails the test, unless it is failing already: a second
+/// panic while unwinding would abort the whole run and hide the first one.
+fn cleanup_failed(message: String) {
+    if std::thread::panicking() {
+        eprintln!("cleanup failed too: {message}");
+    } else {
+        panic!("{message}");
+    }
+}
+
+/// What a test needs from the machine beyond toolcap and a POSIX shell.
+#[derive(Clone, Copy, Debug)]
+pub enum Need {
+    /// `/proc` of this process's pid namespace: process states, VmHWM.
+    Proc,
+    /// `/dev/full`, on which every write fails with ENOSPC.
+    DevFull,
+    /// util-linux `script`, to run toolcap on a pseudo-terminal.
+    Script,
+    /// coreutils `timeout`, to bound a pipeline the test cannot stop itself.
+    Timeout,
+}
+
+/// Whether the machine has `need`. If not, the test is skipped loudly: one
+/// line `SKIPPED: <test>: needs <what>: <why>` on stderr, and `false`, on
+/// which the test returns. A test that passed without running what it
+/// tests, or failed on a missing tool, would say something false.
+pub fn require(need: Need) -> bool {
+    let (what, check) = match need {
+        Need::Proc => ("a readable /proc", check_proc()),
+        Need::DevFull => ("/dev/full", check_dev_full()),
+        Need::Script => ("util-linux script", check_tool("script", "util-linux")),
+        Need::Timeout => ("coreutils timeout", check_tool("timeout", "coreutils")),
+    };
+    let Err(why) = check else {
+        return true;
+    };
+    // libtest runs each test on a thread named after it.
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("(unnamed test)");
+    // Through the stderr handle, not eprintln!: libtest captures eprintln!
+    // and shows it only for a failing test, so a skip would go unseen.
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: needs {what}: {why}");
+    false
+}
+
+fn check_proc() -> Result<(), String> {
+    let stat = std::fs::read_to_string("/proc/self/stat")
+        .map_err(|err| format!("cannot read /proc/self/stat: {err}"))?;
+    // A /proc of another pid namespace would answer for other processes.
+    let pid = stat.split(' ').next().unwrap_or_default();
+    if pid == std::process::id().to_string() {
+        Ok(())
+    } else {
+        Err(format!(
+            "/proc/self/stat names pid {pid:?}, this process is {}",
+            std::process::id()
+        ))
+    }
+}
+
+fn check_dev_full() -> Result<(), String> {
+    let mut full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .map_err(|err| format!("cannot open /dev/full: {err}"))?;
+    match full.write_all(b"x") {
+        Err(err) if err.raw_os_error() == Some(libc::ENOSPC) => Ok(()),
+        Err(err) => Err(format!(
+            "a write to /dev/full failed with {err}, not ENOSPC"
+        )),
+        Ok(()) => Err("a write to /dev/full succeeded".to_string()),
+    }
+}
+
+/// Whether `program --version` runs and names `package`: the tests rely on
+/// that implementation's options.
+fn check_tool(program: &str, package: &str) -> Result<(), String> {
+    let output = StdCommand::new(program)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|err| format!("cannot run '{program}': {err}"))?;
+    let version = String::from_utf8_lossy(&output.stdout);
+    if output.status.success() && version.contains(package) {
+        Ok(())
+    } else {
+        let first_line = version.lines().next().unwrap_or_default();
+        Err(format!(
+            "'{program} --version' ({}) does not name {package}: {first_line:?}",
+            output.status
+        ))
+    }
 }

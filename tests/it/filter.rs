@@ -1,6 +1,6 @@
 //! Filter mode: the output contract, byte for byte.
 
-use crate::common::{assert_output, assert_truncated, repeated, temp_dir, toolcap, truncated};
+use crate::common::{TempDir, assert_output, assert_truncated, repeated, toolcap, truncated};
 
 #[test]
 fn readme_example_10000_lines_of_abcd() {
@@ -244,33 +244,49 @@ fn no_header_omits_the_header_and_blank_line() {
 
 #[test]
 fn file_and_stdin_give_the_same_output() {
-    let dir = temp_dir("file-vs-stdin");
+    let dir = TempDir::new("file-vs-stdin");
     let input = repeated("some log line\n", 1_000);
     let path = dir.join("log");
-    std::fs::write(&path, &input).unwrap();
-    let from_stdin = toolcap().write_stdin(input).output().unwrap().stdout;
+    std::fs::write(&path, &input).expect("write the input file");
+    // 14,000 bytes over the default 5,000 + 5,000: each cut moves 2 bytes to
+    // a line boundary, leaving 357 whole lines of 14 bytes at each end.
+    let expected = truncated(
+        14_000,
+        1_000,
+        &input[..4_998],
+        "[... 4004 bytes truncated ...]",
+        &input[9_002..],
+    );
+    toolcap()
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(expected.clone())
+        .stderr("");
     toolcap()
         .arg(&path)
         .assert()
         .success()
-        .stdout(from_stdin.clone());
+        .stdout(expected.clone())
+        .stderr("");
     toolcap()
         .arg("-")
         .pipe_stdin(&path)
-        .unwrap()
+        .expect("open the input file")
         .assert()
         .success()
-        .stdout(from_stdin);
+        .stdout(expected)
+        .stderr("");
 }
 
 #[test]
 fn several_files_are_one_stream_in_order() {
-    let dir = temp_dir("several-files");
-    std::fs::write(dir.join("a"), "a1\na2\n").unwrap();
-    std::fs::write(dir.join("b"), "b1\nb2").unwrap();
-    std::fs::write(dir.join("c"), "\nc1\n").unwrap();
+    let dir = TempDir::new("several-files");
+    std::fs::write(dir.join("a"), "a1\na2\n").expect("write a");
+    std::fs::write(dir.join("b"), "b1\nb2").expect("write b");
+    std::fs::write(dir.join("c"), "\nc1\n").expect("write c");
     toolcap()
-        .current_dir(&dir)
+        .current_dir(dir.path())
         .args(["a", "b", "-", "c"])
         .write_stdin("in\n")
         .assert()
@@ -278,7 +294,7 @@ fn several_files_are_one_stream_in_order() {
         .stdout("a1\na2\nb1\nb2in\n\nc1\n");
     let expected = truncated(15, 5, b"a1", "[... 10 bytes truncated ...]", b"c1\n");
     toolcap()
-        .current_dir(&dir)
+        .current_dir(dir.path())
         .args(["--max", "5", "a", "b", "c"])
         .write_stdin("")
         .assert()

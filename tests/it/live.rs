@@ -4,7 +4,9 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::common::{assert_output, repeated, std_toolcap, toolcap};
+use crate::common::{
+    KillOnDrop, Need, TempDir, assert_output, repeated, require, std_toolcap, toolcap,
+};
 
 #[test]
 fn live_output_that_fits_is_unchanged() {
@@ -33,35 +35,47 @@ fn live_output_puts_the_header_lines_last() {
 
 #[test]
 fn live_shows_the_first_line_while_the_command_runs() {
-    let mut child = std_toolcap()
-        .args(["--live", "-c", "echo first; sleep 30; echo never"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let dir = TempDir::new("live-first-line");
+    // If an assertion fails before the SIGTERM below, toolcap, the shell
+    // and its `sleep` would run on: the guard kills them.
+    let mut run = KillOnDrop::group(dir.join("pgid"));
+    let script = format!(
+        "echo $$ > {}; echo first; sleep 30; echo never",
+        run.pgid_file().display()
+    );
+    let child = run.spawn(
+        std_toolcap()
+            .args(["--live", "-c", &script])
+            .stdout(Stdio::piped()),
+    );
     let started = Instant::now();
     let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
+    BufReader::new(child.stdout.take().expect("piped stdout"))
         .read_line(&mut first)
-        .unwrap();
+        .expect("read the first line");
     assert_eq!(first, "first\n");
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "the line came only at the end"
     );
-    // SAFETY: kill(2) on our own child.
+    // SAFETY: kill(2) on our own child, not reaped yet.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let status = child.wait().unwrap();
+    let status = child.wait().expect("wait for toolcap");
     assert_eq!(status.code(), Some(128 + libc::SIGTERM));
 }
 
 #[test]
 fn live_stops_reading_when_stdout_closes_and_nothing_is_spilled() {
-    // `yes` never ends: only toolcap giving up on the closed pipe ends this.
+    // `yes` never ends: only toolcap giving up on the closed pipe ends this,
+    // or `timeout` if it does not.
+    if !require(Need::Timeout) {
+        return;
+    }
     let script = format!("yes | {} --live | head -n 1", crate::common::BIN);
     let output = std::process::Command::new("timeout")
         .args(["30", "sh", "-c", &script])
         .output()
-        .unwrap();
+        .expect("run timeout");
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(output.stdout, b"y\n");
 }

@@ -1,21 +1,21 @@
 //! Real tool output, generated here: compiler errors, a test runner, a
 //! progress bar. The verdict at the end must survive the cap.
 
-use crate::common::{temp_dir, toolcap};
+use crate::common::{TempDir, toolcap};
 
 fn stdout_of(assert: assert_cmd::assert::Assert) -> String {
-    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+    String::from_utf8(assert.get_output().stdout.clone()).expect("toolcap's output is UTF-8")
 }
 
 #[test]
 fn rustc_errors_keep_the_first_error_and_the_summary() {
-    let dir = temp_dir("rustc");
+    let dir = TempDir::new("rustc");
     let source: String = (0..200)
         .map(|i| format!("fn f{i}() -> u32 {{ \"not a number {i}\" }}\n"))
         .collect();
-    std::fs::write(dir.join("broken.rs"), source + "fn main() {}\n").unwrap();
+    std::fs::write(dir.join("broken.rs"), source + "fn main() {}\n").expect("write broken.rs");
     let assert = toolcap()
-        .current_dir(&dir)
+        .current_dir(dir.path())
         .args([
             "--max",
             "2k",

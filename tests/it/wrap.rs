@@ -6,7 +6,10 @@ use std::time::{Duration, Instant};
 
 use predicates::prelude::*;
 
-use crate::common::{BIN, assert_output, repeated, std_toolcap, temp_dir, toolcap, truncated};
+use crate::common::{
+    BIN, KillOnDrop, Need, TempDir, assert_output, repeated, require, std_toolcap, toolcap,
+    truncated,
+};
 
 #[test]
 fn exit_statuses_pass_through_with_a_status_line() {
@@ -36,8 +39,8 @@ fn program_not_found_is_127_and_not_executable_is_126() {
         .code(127)
         .stdout("")
         .stderr("toolcap: cannot run 'toolcap-no-such-program': No such file or directory (os error 2)\n");
-    let dir = temp_dir("not-executable");
-    std::fs::write(dir.join("script"), "echo hi\n").unwrap();
+    let dir = TempDir::new("not-executable");
+    std::fs::write(dir.join("script"), "echo hi\n").expect("write the script");
     toolcap()
         .arg("--")
         .arg(dir.join("script"))
@@ -123,7 +126,7 @@ fn separate_stderr_is_capped_on_its_own_fd() {
 
 #[test]
 fn separate_stderr_spills_next_to_stdout() {
-    let dir = temp_dir("separate-spill");
+    let dir = TempDir::new("separate-spill");
     let spill = dir.join("out");
     toolcap()
         .args(["--stderr", "separate", "--max", "4", "--spill"])
@@ -132,28 +135,49 @@ fn separate_stderr_spills_next_to_stdout() {
         .assert()
         .success()
         .stderr("3\n");
-    assert_eq!(std::fs::read(&spill).unwrap(), b"1\n2\n");
-    assert_eq!(std::fs::read(dir.join("out.stderr")).unwrap(), b"3\n");
+    assert_eq!(std::fs::read(&spill).expect("the stdout spill"), b"1\n2\n");
+    assert_eq!(
+        std::fs::read(dir.join("out.stderr")).expect("the stderr spill"),
+        b"3\n"
+    );
 }
 
-/// Whether a process is gone (or a zombie nobody will run again).
+/// Whether a process is gone (or a zombie nobody will run again), as /proc
+/// says: no entry for the pid, or state Z. Any other failure to read it is
+/// no evidence that the process is gone, so the test fails on it; callers
+/// `require(Need::Proc)` first.
 fn is_gone(pid: &str) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    let path = format!("/proc/{pid}/stat");
+    match std::fs::read_to_string(&path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => true,
+        Err(err) => panic!("cannot read {path}: {err}"),
+        Ok(stat) => {
+            // proc_pid_stat(5): "pid (comm) state ...", where comm may
+            // itself contain ") ", so the state follows the last one.
+            let state = stat
+                .rsplit_once(") ")
+                .and_then(|(_, rest)| rest.chars().next())
+                .unwrap_or_else(|| panic!("no state in {path}: {stat:?}"));
+            state == 'Z'
+        }
     }
 }
 
 #[test]
 fn timeout_kills_the_whole_group_and_exits_124() {
-    let dir = temp_dir("timeout");
+    // Whether the group's processes are gone is read from /proc.
+    if !require(Need::Proc) {
+        return;
+    }
+    let dir = TempDir::new("timeout");
+    // Kills the sleeps if toolcap does not, so a failure leaves nothing.
+    let group = KillOnDrop::group(dir.join("pgid"));
     let pids = dir.join("pids");
     let script = format!(
-        "sleep 300 & echo $! > {0}; sleep 301 & echo $! >> {0}; echo started; wait",
-        pids.display()
+        "echo $$ > {pgid}; sleep 300 & echo $! > {pids}; sleep 301 & echo $! >> {pids}; \
+         echo started; wait",
+        pgid = group.pgid_file().display(),
+        pids = pids.display()
     );
     let started = Instant::now();
     toolcap()
@@ -166,7 +190,7 @@ fn timeout_kills_the_whole_group_and_exits_124() {
         "took {:?}",
         started.elapsed()
     );
-    let pids = std::fs::read_to_string(pids).unwrap();
+    let pids = std::fs::read_to_string(pids).expect("the script wrote its pids");
     for pid in pids.lines() {
         assert!(is_gone(pid), "process {pid} of the group survived");
     }
@@ -174,16 +198,15 @@ fn timeout_kills_the_whole_group_and_exits_124() {
 
 #[test]
 fn timeout_escalates_to_sigkill_for_a_child_that_ignores_sigterm() {
+    let dir = TempDir::new("timeout-sigkill");
+    let group = KillOnDrop::group(dir.join("pgid"));
+    let script = format!(
+        "echo $$ > {}; trap '' TERM; echo stubborn; sleep 300; sleep 300",
+        group.pgid_file().display()
+    );
     let started = Instant::now();
     toolcap()
-        .args([
-            "--timeout",
-            "500ms",
-            "--kill-after",
-            "500ms",
-            "-c",
-            "trap '' TERM; echo stubborn; sleep 300; sleep 300",
-        ])
+        .args(["--timeout", "500ms", "--kill-after", "500ms", "-c", &script])
         .assert()
         .code(124)
         .stdout("stubborn\n[timed out after 500ms]\n");
@@ -192,9 +215,17 @@ fn timeout_escalates_to_sigkill_for_a_child_that_ignores_sigterm() {
 
 #[test]
 fn background_process_holding_the_pipe_does_not_hang() {
+    let dir = TempDir::new("drain");
+    // toolcap leaves the background `sleep` running by design (README,
+    // --drain): the test must kill it.
+    let group = KillOnDrop::group(dir.join("pgid"));
+    let script = format!(
+        "echo $$ > {}; sleep 100 & echo hi",
+        group.pgid_file().display()
+    );
     let started = Instant::now();
     toolcap()
-        .args(["--drain", "200ms", "-c", "sleep 100 & echo hi"])
+        .args(["--drain", "200ms", "-c", &script])
         .assert()
         .success()
         .stdout("hi\n");
@@ -207,36 +238,45 @@ fn background_process_holding_the_pipe_does_not_hang() {
 
 #[test]
 fn signals_to_toolcap_reach_the_child() {
+    let dir = TempDir::new("signals");
     for (signal, name) in [
         (libc::SIGTERM, "TERM"),
         (libc::SIGINT, "INT"),
         (libc::SIGHUP, "HUP"),
         (libc::SIGQUIT, "QUIT"),
     ] {
-        let script =
-            format!("trap 'echo trapped {name}; exit 7' {name}; echo ready; sleep 300 & wait");
-        let mut child = std_toolcap()
-            .args(["-c", &script])
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Wait for the trap to be installed: the output only comes at the
-        // end, so watch for the shell's `sleep` child instead.
+        // The background `sleep` ignores SIGINT and SIGQUIT (sh does that
+        // to background jobs) and outlives the script: the guard kills it.
+        let mut run = KillOnDrop::group(dir.join(format!("pgid-{name}")));
+        let ready = dir.join(format!("ready-{name}"));
+        let script = format!(
+            "echo $$ > {pgid}; trap 'echo trapped {name}; exit 7' {name}; echo ready; \
+             sleep 300 & : > {ready}; wait",
+            pgid = run.pgid_file().display(),
+            ready = ready.display()
+        );
+        let child = run.spawn(std_toolcap().args(["-c", &script]).stdout(Stdio::piped()));
+        // Wait for the trap to be installed and `sleep` started: the output
+        // only comes at the end, so the script says so in a file.
         let deadline = Instant::now() + Duration::from_secs(20);
-        while !has_grandchild(child.id()) {
+        while !ready.exists() {
             assert!(Instant::now() < deadline, "the child never started");
             std::thread::sleep(Duration::from_millis(20));
         }
-        // SAFETY: kill(2) on our own child.
+        // SAFETY: kill(2) on our own child, not reaped yet.
         unsafe { libc::kill(child.id() as i32, signal) };
         let mut stdout = String::new();
         child
             .stdout
             .take()
-            .unwrap()
+            .expect("piped stdout")
             .read_to_string(&mut stdout)
-            .unwrap();
-        assert_eq!(child.wait().unwrap().code(), Some(7), "{name}");
+            .expect("read toolcap's stdout");
+        assert_eq!(
+            child.wait().expect("wait for toolcap").code(),
+            Some(7),
+            "{name}"
+        );
         assert_eq!(stdout, format!("ready\ntrapped {name}\n[exit status: 7]\n"));
     }
 }
@@ -258,20 +298,6 @@ fn live_wrap_mode_ends_with_header_then_status_line() {
              Warning: truncated output (original token count: 13)\nTotal output lines: 10\n\
              [exit status: 4]\n",
         );
-}
-
-/// True once the process `pid` has a child that itself has a child.
-fn has_grandchild(pid: u32) -> bool {
-    let children = |pid: u32| -> Vec<u32> {
-        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-            .unwrap_or_default()
-            .split_whitespace()
-            .filter_map(|p| p.parse().ok())
-            .collect()
-    };
-    children(pid)
-        .into_iter()
-        .any(|child| !children(child).is_empty())
 }
 
 #[test]
@@ -306,16 +332,19 @@ fn plain_env_asks_for_undecorated_output() {
 
 #[test]
 fn stdout_closed_early_does_not_block_or_kill_the_child() {
-    let dir = temp_dir("closed-early");
+    let dir = TempDir::new("closed-early");
+    let group = KillOnDrop::group(dir.join("pgid"));
     let done = dir.join("done");
     let script = format!(
-        "{BIN} --live --max 1k -c 'yes line | head -n 200000; touch {}; exit 5' | head -n 1",
-        done.display()
+        "{BIN} --live --max 1k -c 'echo $$ > {pgid}; yes line | head -n 200000; touch {done}; exit 5' \
+         | head -n 1",
+        pgid = group.pgid_file().display(),
+        done = done.display()
     );
     let output = std::process::Command::new("bash")
         .args(["-c", &format!("{script}; echo \"${{PIPESTATUS[0]}}\"")])
         .output()
-        .unwrap();
+        .expect("run bash");
     assert_eq!(String::from_utf8_lossy(&output.stdout), "line\n5\n");
     assert!(done.exists(), "the child did not run to its end");
 }
@@ -324,7 +353,9 @@ fn stdout_closed_early_does_not_block_or_kill_the_child() {
 /// exits. VmHWM starts afresh at exec, so unlike wait4's ru_maxrss it does
 /// not count the test harness's memory that the forked child briefly shared.
 fn peak_rss_kib(mut command: std::process::Command) -> (std::process::ExitStatus, u64) {
-    let mut child = command.stdout(Stdio::null()).spawn().unwrap();
+    // A gigabyte through a pipe takes a while: not left running on a panic.
+    let mut run = KillOnDrop::new();
+    let child = run.spawn(command.stdout(Stdio::null()));
     let mut peak = 0;
     loop {
         if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
@@ -335,7 +366,7 @@ fn peak_rss_kib(mut command: std::process::Command) -> (std::process::ExitStatus
                 peak = peak.max(kib);
             }
         }
-        if let Some(status) = child.try_wait().unwrap() {
+        if let Some(status) = child.try_wait().expect("wait for toolcap") {
             return (status, peak);
         }
         std::thread::sleep(Duration::from_millis(5));
@@ -344,6 +375,9 @@ fn peak_rss_kib(mut command: std::process::Command) -> (std::process::ExitStatus
 
 #[test]
 fn a_child_printing_1_gb_leaves_toolcap_in_a_few_mib() {
+    if !require(Need::Proc) {
+        return;
+    }
     let mut command = std_toolcap();
     command.args([
         "--max",
@@ -364,19 +398,39 @@ fn a_child_printing_1_gb_leaves_toolcap_in_a_few_mib() {
 fn interactive_command_on_a_terminal_can_read_it() {
     // Under a pseudo-terminal (util-linux `script`), toolcap is the
     // foreground job; the child's own process group must get the terminal,
-    // or its read is stopped by SIGTTIN and toolcap waits forever.
-    let inner = format!("{BIN} -- sh -c 'read line; echo got $line'; echo exit $?");
-    let output = std::process::Command::new("timeout")
-        .args(["30", "script", "-qec", &inner, "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(b"typed\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout).replace('\r', "");
+    // or its read is stopped by SIGTTIN and toolcap waits forever. `timeout`
+    // ends the run if that happens.
+    if !require(Need::Script) || !require(Need::Timeout) {
+        return;
+    }
+    let dir = TempDir::new("terminal");
+    // Should the run hang until `timeout` ends `script`, the terminal's
+    // session would outlive the test: the shell `script` starts (toolcap is
+    // in its group) and toolcap's child, each in a group of its own.
+    let command = KillOnDrop::group(dir.join("command-pgid"));
+    let mut run = KillOnDrop::group(dir.join("shell-pgid"));
+    let inner = format!(
+        "echo $$ > {shell}; {BIN} -- sh -c 'echo $$ > {command}; read line; echo got $line'; \
+         echo exit $?",
+        shell = run.pgid_file().display(),
+        command = command.pgid_file().display()
+    );
+    let child = run.spawn(
+        std::process::Command::new("timeout")
+            .args(["30", "script", "-qec", &inner, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped()),
+    );
+    std::io::Write::write_all(&mut child.stdin.take().expect("piped stdin"), b"typed\n")
+        .expect("write to script");
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_end(&mut stdout)
+        .expect("read script's output");
+    child.wait().expect("wait for script");
+    let text = String::from_utf8_lossy(&stdout).replace('\r', "");
     assert!(text.contains("got typed\nexit 0\n"), "{text:?}");
 }
