@@ -144,10 +144,9 @@ impl Options {
     /// limit is a ceiling that nothing exceeds.
     fn split(&self, limit: Limit) -> Result<Budget, Error> {
         let max = limit.bytes;
-        let over = |what: &str, bytes: u64| {
+        let over = |what: String| {
             usage(format!(
-                "{what} ({bytes} bytes) exceeds {} ({max} bytes): {} is the ceiling for head \
-                 and tail together",
+                "{what} {} ({max} bytes): {} is the ceiling for head and tail together",
                 limit.name, limit.name
             ))
         };
@@ -155,12 +154,16 @@ impl Options {
             (None, None) => (max / 2, max - max / 2),
             (Some(head), None) => {
                 let head = head.resolve(max);
-                let tail = max.checked_sub(head).ok_or_else(|| over("--head", head))?;
+                let tail = max
+                    .checked_sub(head)
+                    .ok_or_else(|| over(format!("--head ({head} bytes) exceeds")))?;
                 (head, tail)
             }
             (None, Some(tail)) => {
                 let tail = tail.resolve(max);
-                let head = max.checked_sub(tail).ok_or_else(|| over("--tail", tail))?;
+                let head = max
+                    .checked_sub(tail)
+                    .ok_or_else(|| over(format!("--tail ({tail} bytes) exceeds")))?;
                 (head, tail)
             }
             (Some(head), Some(tail)) => {
@@ -173,7 +176,9 @@ impl Options {
                 let (head, tail) = (head.resolve(max), tail.resolve(max));
                 let both = head.saturating_add(tail);
                 if limit.explicit && both > max {
-                    return Err(over("--head and --tail", both));
+                    return Err(over(format!(
+                        "--head and --tail ({both} bytes together) exceed"
+                    )));
                 }
                 (head, tail)
             }
@@ -260,7 +265,7 @@ mod tests {
         assert!(
             split(disagree)
                 .unwrap_err()
-                .starts_with("--head and --tail (110 bytes)")
+                .starts_with("--head and --tail (110 bytes together) exceed --max")
         );
         let tokens_and_both = Options::new().tokens(10).head(Bytes(1)).tail(Bytes(1));
         assert!(

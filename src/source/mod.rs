@@ -93,16 +93,21 @@ impl<'a, R: Read + AsFd> Interruptible<'a, R> {
 
 impl<R: Read + AsFd> Read for Interruptible<'_, R> {
     fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        if self.interruption.caught().is_some() {
-            return Ok(0);
-        }
-        if self.may_block {
-            let [_, interrupted] = sys::poll_readable(
+        loop {
+            if self.interruption.caught().is_some() {
+                return Ok(0);
+            }
+            if !self.may_block {
+                break;
+            }
+            // A signal wakes the poll (EINTR, nothing ready) or the
+            // self-pipe; either way the flag is looked at again.
+            let [input_ready, _] = sys::poll_readable(
                 [Some(self.inner.as_fd()), Some(self.interruption.as_fd())],
                 None,
             )?;
-            if interrupted && self.interruption.caught().is_some() {
-                return Ok(0);
+            if input_ready {
+                break;
             }
         }
         self.inner.read(buffer)

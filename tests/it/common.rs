@@ -254,19 +254,16 @@ fn kill_group(pgid_file: &Path) -> Result<(), String> {
         .map_err(|err| format!("pgid file '{file}' holds {text:?}: {err}"))?;
     // kill(-1) would signal every process we may signal, and our own group
     // is the test run itself: never either, whatever the file says.
-    // SAFETY: getpgrp(2) has no preconditions.
-    if pgid <= 1 || pgid == unsafe { libc::getpgrp() } {
+    if pgid <= 1 || pgid == signals::own_process_group() {
         return Err(format!("refusing to kill process group {pgid}"));
     }
     // A group id stays in use while any member lives, so this reaches our
     // group or, if it is gone already, nobody (ESRCH): a pid would have to
     // wrap around during one test to be reused as a group id.
-    // SAFETY: kill(2) with a negative pid signals that process group.
-    if unsafe { libc::kill(-pgid, libc::SIGKILL) } != 0 {
-        let err = std::io::Error::last_os_error();
-        if err.raw_os_error() != Some(libc::ESRCH) {
-            return Err(format!("cannot kill process group {pgid}: {err}"));
-        }
+    if let Err(err) = signals::kill(-pgid, libc::SIGKILL)
+        && err.raw_os_error() != Some(libc::ESRCH)
+    {
+        return Err(format!("cannot kill process group {pgid}: {err}"));
     }
     Ok(())
 }
@@ -292,6 +289,9 @@ pub enum Need {
     Script,
     /// coreutils `timeout`, to bound a pipeline the test cannot stop itself.
     Timeout,
+    /// util-linux `unshare` able to make a private mount namespace in which
+    /// a tiny tmpfs can be mounted: a full disk that vanishes with the test.
+    PrivateMount,
 }
 
 /// Whether the machine has `need`. If not, the test is skipped loudly: one
@@ -304,6 +304,7 @@ pub fn require(need: Need) -> bool {
         Need::DevFull => ("/dev/full", check_dev_full()),
         Need::Script => ("util-linux script", check_tool("script", "util-linux")),
         Need::Timeout => ("coreutils timeout", check_tool("timeout", "coreutils")),
+        Need::PrivateMount => ("a private tmpfs mount (unshare)", check_private_mount()),
     };
     let Err(why) = check else {
         return true;
@@ -346,6 +347,36 @@ fn check_dev_full() -> Result<(), String> {
     }
 }
 
+/// The shell command that runs `script` in a private mount namespace with
+/// a 64 KiB tmpfs on `dir`: the mount is gone when the namespace ends.
+pub fn with_tiny_tmpfs(dir: &Path, script: &str) -> StdCommand {
+    let mut command = StdCommand::new("unshare");
+    command
+        .args(["--mount", "--map-root-user", "sh", "-c"])
+        .arg(format!(
+            "mount -t tmpfs -o size=64k tmpfs '{}' && {script}",
+            dir.display()
+        ));
+    command.stdin(Stdio::null());
+    command
+}
+
+fn check_private_mount() -> Result<(), String> {
+    let dir = TempDir::new("mount-check");
+    let output = with_tiny_tmpfs(dir.path(), "true")
+        .output()
+        .map_err(|err| format!("cannot run 'unshare': {err}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "mounting a tmpfs in a private namespace failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))
+    }
+}
+
 /// Whether `program --version` runs and names `package`: the tests rely on
 /// that implementation's options.
 fn check_tool(program: &str, package: &str) -> Result<(), String> {
@@ -363,5 +394,26 @@ fn check_tool(program: &str, package: &str) -> Result<(), String> {
             "'{program} --version' ({}) does not name {package}: {first_line:?}",
             output.status
         ))
+    }
+}
+
+/// The tests' only unsafe code, as the crate's lints demand: kill(2) and
+/// getpgrp(2), which std does not offer.
+#[allow(unsafe_code)]
+pub mod signals {
+    /// Sends `signal` to `pid` (a negative pid: to that process group).
+    pub fn kill(pid: libc::pid_t, signal: i32) -> std::io::Result<()> {
+        // SAFETY: kill(2) only sends a signal; no memory is involved.
+        if unsafe { libc::kill(pid, signal) } == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    }
+
+    /// The test run's own process group.
+    pub fn own_process_group() -> libc::pid_t {
+        // SAFETY: getpgrp(2) has no preconditions and cannot fail.
+        unsafe { libc::getpgrp() }
     }
 }

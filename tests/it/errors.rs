@@ -68,8 +68,11 @@ fn files_and_a_command_together_are_a_usage_error() {
 fn help_documents_sizes_format_and_exit_statuses() {
     toolcap().arg("--help").assert().success().stdout(
         predicate::str::contains("10k is 10,000 bytes")
-            .and(predicate::str::contains("bytes truncated"))
-            .and(predicate::str::contains("Exit status, wrap mode")),
+            .and(predicate::str::contains("[... {N} bytes truncated ...]"))
+            .and(predicate::str::contains("Exit status:"))
+            .and(predicate::str::contains(
+                "Wrap mode: the command's own status",
+            )),
     );
 }
 
@@ -159,4 +162,131 @@ fn spill_failure_without_truncation_is_still_reported() {
         .stderr(predicate::str::starts_with(
             "toolcap: cannot create spill file '/nonexistent/spill'",
         ));
+}
+
+#[test]
+fn max_is_a_ceiling_that_head_and_tail_may_not_exceed() {
+    for (args, message) in [
+        (
+            &["--max", "100", "--head", "200"][..],
+            "--head (200 bytes) exceeds --max (100 bytes): --max is the ceiling for head and \
+             tail together",
+        ),
+        (
+            &["--max", "100", "--tail", "101"],
+            "--tail (101 bytes) exceeds --max (100 bytes): --max is the ceiling for head and \
+             tail together",
+        ),
+        (
+            &["--max", "100", "--head", "60", "--tail", "50"],
+            "--head and --tail (110 bytes together) exceed --max (100 bytes): --max is the \
+             ceiling for head and tail together",
+        ),
+        (
+            &["--tokens", "10", "--head", "10", "--tail", "10"],
+            "--tokens cannot be combined with both --head and --tail: give one of them, or --max",
+        ),
+        (
+            &["--head", "20k"],
+            "--head (20000 bytes) exceeds --max (10000 bytes): --max is the ceiling for head \
+             and tail together",
+        ),
+    ] {
+        toolcap()
+            .args(args)
+            .write_stdin("anything\n")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("toolcap: {message}\n"));
+    }
+}
+
+#[test]
+fn every_usage_error_is_one_line() {
+    for (args, message) in [
+        (
+            &["--"][..],
+            "no program after '--': give one, as in 'toolcap -- make test'",
+        ),
+        (
+            &["--tokens", "1.5"],
+            "invalid value '1.5' for '--tokens <COUNT>': invalid count '1.5': expected a whole \
+             number, e.g. 100",
+        ),
+        (
+            &["--lines", "1e3"],
+            "invalid value '1e3' for '--lines <N>': invalid count '1e3': expected a whole \
+             number, e.g. 100",
+        ),
+        // clap would suggest writing '-- -1', which runs a program '-1'.
+        (&["-1"], "unexpected argument '-1' found"),
+        (
+            &["--maxx", "3"],
+            "unexpected argument '--maxx' found (a similar argument exists: '--max')",
+        ),
+        (
+            &["--timeout", "5s"],
+            "--timeout is for wrap mode: give a command, as in 'toolcap --timeout ... -- \
+             PROGRAM' or '-c STRING'",
+        ),
+        (
+            &["--stderr-max", "1k", "file"],
+            "--stderr-max is for wrap mode: give a command, as in 'toolcap --stderr-max ... -- \
+             PROGRAM' or '-c STRING'",
+        ),
+        (
+            &["--no-stdin"],
+            "--no-stdin is for wrap mode: give a command, as in 'toolcap --no-stdin ... -- \
+             PROGRAM' or '-c STRING'",
+        ),
+        (
+            &["--spill", "a", "--no-spill"],
+            "the argument '--spill <FILE>' cannot be used with '--no-spill'",
+        ),
+    ] {
+        toolcap()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("toolcap: {message}\n"));
+    }
+}
+
+#[test]
+fn empty_environment_values_count_as_unset_and_no_spill_wins() {
+    let dir = TempDir::new("empty-env");
+    let input = repeated("abcd\n", 3_000);
+    toolcap()
+        .env("TOOLCAP_MAX", "")
+        .env("TOOLCAP_SPILL_DIR", "")
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(truncated(
+            15_000,
+            3_000,
+            &input[..5_000],
+            "[... 5000 bytes truncated ...]",
+            &input[10_000..],
+        ));
+    toolcap()
+        .env("TOOLCAP_SPILL_DIR", dir.path())
+        .args(["--max", "10", "--no-spill"])
+        .write_stdin(repeated("abcd\n", 10))
+        .assert()
+        .success()
+        .stdout(truncated(
+            50,
+            10,
+            b"abcd\n",
+            "[... 40 bytes truncated ...]",
+            b"abcd\n",
+        ));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).expect("list").count(),
+        0,
+        "--no-spill left a file"
+    );
 }

@@ -171,8 +171,8 @@ fn stricter_of_lines_and_bytes_wins_at_each_end() {
 
 #[test]
 fn head_and_tail_as_sizes_and_percentages() {
-    // 100 lines of 11 bytes. --head 200 leaves no tail and moves back to
-    // the line boundary at 198.
+    // 100 lines of 11 bytes. --head 200 of --max 200 leaves no tail and
+    // moves back to the line boundary at 198.
     let input = repeated("0123456789\n", 100);
     for (args, head_end, tail_start) in [
         (&["--max", "110", "--head", "20%"][..], 22, 1_012),
@@ -182,7 +182,7 @@ fn head_and_tail_as_sizes_and_percentages() {
             11,
             1_067,
         ),
-        (&["--max", "110", "--head", "200"], 198, 1_100),
+        (&["--max", "200", "--head", "200"], 198, 1_100),
     ] {
         let marker = format!("[... {} bytes truncated ...]", tail_start - head_end);
         let expected = truncated(

@@ -58,8 +58,7 @@ fn live_shows_the_first_line_while_the_command_runs() {
         started.elapsed() < Duration::from_secs(20),
         "the line came only at the end"
     );
-    // SAFETY: kill(2) on our own child, not reaped yet.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    crate::common::signals::kill(child.id() as i32, libc::SIGTERM).expect("signal toolcap");
     let status = child.wait().expect("wait for toolcap");
     assert_eq!(status.code(), Some(128 + libc::SIGTERM));
 }

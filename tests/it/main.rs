@@ -4,6 +4,7 @@
 mod common;
 mod errors;
 mod filter;
+mod interrupt;
 mod live;
 mod model;
 mod properties;

@@ -594,7 +594,6 @@ mod tests {
             cuts(0, 5, 1, 1),
             b"Warning: truncated output (original token count: 2)\n\
               Total output lines: 1\n\n\
-              \n\
               [... 5 bytes truncated ...]\n\
               \x80",
         );
@@ -660,7 +659,6 @@ mod tests {
             cuts(0, 8, 1, 2),
             b"Warning: truncated output (original token count: 4)\n\
               Total output lines: 3\n\n\
-              \n\
               [... 8 bytes truncated ...]\n\
               three\n",
         );
@@ -675,7 +673,6 @@ mod tests {
             cuts(0, 4, 1, 2),
             b"Warning: truncated output (original token count: 1)\n\
               Total output lines: 2\n\n\
-              \n\
               [... 4 bytes truncated ...]\n",
         );
     }

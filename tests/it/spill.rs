@@ -187,3 +187,258 @@ fn eight_concurrent_spill_dir_runs_get_eight_distinct_complete_files() {
         .collect();
     assert_eq!(contents, expected);
 }
+
+#[test]
+fn spill_file_that_is_an_input_is_refused_and_left_alone() {
+    let dir = TempDir::new("spill-is-input");
+    let log = dir.join("log");
+    let content = repeated("keep me\n", 100);
+    std::fs::write(&log, &content).expect("write the input file");
+    let refusal = |what: &str| {
+        format!(
+            "toolcap: the spill file '{}' is also {what}: writing it would destroy what toolcap \
+             reads or writes; choose another file\n",
+            log.display()
+        )
+    };
+    // As a FILE argument, as stdin, and through a second name (a hard link).
+    let alias = dir.join("alias");
+    std::fs::hard_link(&log, &alias).expect("link the input");
+    for (args, stdin_from_log, what) in [
+        (
+            vec!["--max", "100", "--spill", "log", "log"],
+            false,
+            "the input 'log'".to_string(),
+        ),
+        (vec!["--spill", "log"], true, "standard input".to_string()),
+        (
+            vec!["--spill", "log", "alias"],
+            false,
+            "the input 'alias'".to_string(),
+        ),
+        (
+            vec!["--spill", "log", "--", "cat"],
+            true,
+            "standard input".to_string(),
+        ),
+    ] {
+        // A real file descriptor on stdin (assert_cmd would pipe a copy).
+        let mut command = crate::common::std_toolcap();
+        command.current_dir(dir.path()).args(&args);
+        if stdin_from_log {
+            command.stdin(std::fs::File::open(&log).expect("open the input file"));
+        }
+        let output = command.output().expect("run toolcap");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(output.stdout, b"", "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            refusal(&what).replace(&log.display().to_string(), "log"),
+            "{args:?}"
+        );
+        assert_eq!(
+            std::fs::read(&log).expect("read the input"),
+            content,
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn spill_file_that_is_stdout_is_refused() {
+    let dir = TempDir::new("spill-is-stdout");
+    let out = dir.join("out");
+    std::fs::write(&out, "before\n").expect("create the output file");
+    let stdout = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&out)
+        .expect("open the output file");
+    let output = crate::common::std_toolcap()
+        .arg("--spill")
+        .arg(&out)
+        .stdout(stdout)
+        .output()
+        .expect("run toolcap");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "toolcap: the spill file '{}' is also standard output: writing it would destroy what \
+             toolcap reads or writes; choose another file\n",
+            out.display()
+        )
+    );
+    assert_eq!(std::fs::read(&out).expect("read"), b"before\n");
+}
+
+#[test]
+fn spill_file_is_never_written_through_a_symlink() {
+    let dir = TempDir::new("spill-symlink");
+    let target = dir.join("target");
+    std::fs::write(&target, "precious\n").expect("create the target");
+    let dangling_target = dir.join("created-by-nobody");
+    for (link, points_to) in [("link", &target), ("dangling", &dangling_target)] {
+        let link = dir.join(link);
+        std::os::unix::fs::symlink(points_to, &link).expect("plant the symlink");
+        let reason = format!(
+            "cannot create spill file '{}': it is a symbolic link, which toolcap does not follow",
+            link.display()
+        );
+        let marker =
+            format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]");
+        let input = repeated("abcd\n", 10);
+        toolcap()
+            .args(["--max", "10", "--spill"])
+            .arg(&link)
+            .write_stdin(input)
+            .assert()
+            .code(1)
+            .stdout(truncated(50, 10, b"abcd\n", &marker, b"abcd\n"))
+            .stderr(format!("toolcap: {reason}\n"));
+    }
+    assert_eq!(std::fs::read(&target).expect("read"), b"precious\n");
+    assert!(
+        !dangling_target.exists(),
+        "a dangling link's target was created"
+    );
+}
+
+#[test]
+fn the_marker_names_the_spill_file_by_its_absolute_path_on_one_line() {
+    let dir = TempDir::new("spill-absolute");
+    let input = repeated("abcd\n", 10);
+    // A relative spill directory, and a file name with a newline and an
+    // escape character in it.
+    let output = toolcap()
+        .current_dir(dir.path())
+        .env("TOOLCAP_SPILL_DIR", "relative/dir")
+        .arg("--max=10")
+        .write_stdin(input.clone())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success());
+    let stored = std::fs::read_dir(dir.join("relative/dir"))
+        .expect("the spill directory")
+        .map(|entry| entry.expect("entry").path())
+        .collect::<Vec<_>>();
+    assert_eq!(stored.len(), 1);
+    assert!(stored[0].is_absolute());
+    let marker = format!(
+        "[... 40 bytes truncated (lines 2-9); full output in {} ...]",
+        stored[0].display()
+    );
+    assert_eq!(
+        output.stdout,
+        truncated(50, 10, b"abcd\n", &marker, b"abcd\n")
+    );
+
+    let odd = dir.join("odd\nname\x1b[31m");
+    toolcap()
+        .args(["--max", "10", "--spill"])
+        .arg(&odd)
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(truncated(
+            50,
+            10,
+            b"abcd\n",
+            &format!(
+                "[... 40 bytes truncated (lines 2-9); full output in {}/odd\\nname\\x1b[31m ...]",
+                dir.path().display()
+            ),
+            b"abcd\n",
+        ));
+    assert_eq!(std::fs::read(&odd).expect("read"), input);
+}
+
+#[test]
+fn spill_dir_that_is_a_file_says_not_a_directory() {
+    let dir = TempDir::new("spill-dir-file");
+    let file = dir.join("file");
+    std::fs::write(&file, "").expect("create the file");
+    let reason = format!(
+        "cannot create spill directory '{}': not a directory",
+        file.display()
+    );
+    toolcap()
+        .args(["--max", "10", "--spill-dir"])
+        .arg(&file)
+        .write_stdin(repeated("abcd\n", 10))
+        .assert()
+        .code(1)
+        .stdout(truncated(
+            50,
+            10,
+            b"abcd\n",
+            &format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]"),
+            b"abcd\n",
+        ))
+        .stderr(format!("toolcap: {reason}\n"));
+}
+
+/// A full cache disk must not fail every command whose output fit: the
+/// spill file was going to be deleted anyway.
+#[test]
+fn spill_dir_failure_is_only_a_warning_when_nothing_was_cut() {
+    let dir = TempDir::new("spill-dir-unusable");
+    // A directory that cannot be created: its parent is a regular file.
+    std::fs::write(dir.join("file"), "").expect("create the file");
+    let spill_dir = dir.join("file/spill");
+    let warning = format!(
+        "toolcap: warning: cannot create spill directory '{}': Not a directory (os error 20)\n",
+        spill_dir.display()
+    );
+    for args in [&["--spill-dir"][..], &["-c", "echo fits", "--spill-dir"]] {
+        let stdin = if args.len() == 1 { "fits\n" } else { "" };
+        toolcap()
+            .args(args)
+            .arg(&spill_dir)
+            .write_stdin(stdin)
+            .assert()
+            .code(0)
+            .stdout("fits\n")
+            .stderr(warning.clone());
+    }
+}
+
+/// On a disk that fills up part-way, the spill-dir file is removed (the
+/// marker says it was not saved), and the exit status depends on whether
+/// anything was cut. Needs a private tmpfs mount (util-linux unshare).
+#[test]
+fn spill_dir_file_that_failed_part_way_is_removed() {
+    if !crate::common::require(crate::common::Need::PrivateMount) {
+        return;
+    }
+    let dir = TempDir::new("spill-dir-full");
+    // toolcap's stderr goes outside the private mount, to be read here.
+    let errors_dir = TempDir::new("spill-dir-full-stderr");
+    let errors_file = errors_dir.join("stderr");
+    let bin = crate::common::BIN;
+    for (max, code) in [("100", 1), ("1M", 0)] {
+        // 200,000 bytes into a 64 KiB disk; then list what is left on it.
+        let script = format!(
+            "head -c 200000 /dev/zero | tr '\\0' x | {bin} --max {max} --spill-dir '{dir}' \
+             >/dev/null 2>'{errors}'; echo $?; ls -A '{dir}'",
+            dir = dir.path().display(),
+            errors = errors_file.display()
+        );
+        let output = crate::common::with_tiny_tmpfs(dir.path(), &script)
+            .output()
+            .expect("run unshare");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            format!("{code}\n"),
+            "--max {max}: exit status, then no file left; stderr: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let errors = std::fs::read_to_string(&errors_file).expect("toolcap's stderr");
+        let expected_start = if code == 0 {
+            "toolcap: warning: cannot write spill file"
+        } else {
+            "toolcap: cannot write spill file"
+        };
+        assert!(errors.starts_with(expected_start), "{errors}");
+        assert!(errors.contains("No space left on device"), "{errors}");
+    }
+}

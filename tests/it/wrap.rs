@@ -263,8 +263,7 @@ fn signals_to_toolcap_reach_the_child() {
             assert!(Instant::now() < deadline, "the child never started");
             std::thread::sleep(Duration::from_millis(20));
         }
-        // SAFETY: kill(2) on our own child, not reaped yet.
-        unsafe { libc::kill(child.id() as i32, signal) };
+        crate::common::signals::kill(child.id() as i32, signal).expect("signal toolcap");
         let mut stdout = String::new();
         child
             .stdout

@@ -1,0 +1,139 @@
+//! Signals that end a run early: filter mode prints the capped view of what
+//! it read and exits 128+N; in wrap mode a second interrupt kills the
+//! command's group.
+
+use std::io::{Read, Write};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::common::{KillOnDrop, TempDir, repeated, std_toolcap, truncated};
+
+/// Waits until `condition` holds, failing the test after 20 s.
+fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !condition() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Waits for toolcap to exit (the test fails instead of hanging), then
+/// returns its stdout, which is small enough to wait in the pipe.
+fn exit_and_stdout(child: &mut std::process::Child) -> (Option<i32>, Vec<u8>) {
+    let mut status = None;
+    wait_until("toolcap to exit", || {
+        status = child.try_wait().expect("poll toolcap");
+        status.is_some()
+    });
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_end(&mut stdout)
+        .expect("read toolcap's stdout");
+    (status.and_then(|status| status.code()), stdout)
+}
+
+/// Feeds `input` to a filter-mode toolcap that keeps waiting for more,
+/// signals it once the spill file shows it read everything, and returns
+/// its stdout and exit code.
+fn interrupted_filter(args: &[&str], input: &[u8], signal: i32) -> (Vec<u8>, Option<i32>, Vec<u8>) {
+    let dir = TempDir::new("interrupted-filter");
+    let spill = dir.join("full");
+    let mut run = KillOnDrop::new();
+    let child = run.spawn(
+        std_toolcap()
+            .args(args)
+            .arg("--spill")
+            .arg(&spill)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped()),
+    );
+    // The writing end stays open: only the signal can end the reading.
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    stdin.write_all(input).expect("write the input");
+    let read_everything = || std::fs::metadata(&spill).is_ok_and(|m| m.len() == input.len() as u64);
+    wait_until("toolcap to read the input", read_everything);
+    crate::common::signals::kill(child.id() as i32, signal).expect("signal toolcap");
+    let (code, stdout) = exit_and_stdout(child);
+    drop(stdin);
+    let spilled = std::fs::read(&spill).expect("read the spill file");
+    let marker_path = spill.display().to_string();
+    (
+        String::from_utf8_lossy(&stdout)
+            .replace(&marker_path, "SPILL")
+            .into_bytes(),
+        code,
+        spilled,
+    )
+}
+
+#[test]
+fn interrupted_filter_prints_what_it_read_and_exits_128_plus_n() {
+    let input = repeated("abcd\n", 100);
+    for (signal, name) in [
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGHUP, "SIGHUP"),
+    ] {
+        let (stdout, code, spilled) = interrupted_filter(&["--max", "10"], &input, signal);
+        let mut expected = truncated(
+            500,
+            100,
+            b"abcd\n",
+            "[... 490 bytes truncated (lines 2-99); full output in SPILL ...]",
+            b"abcd\n",
+        );
+        expected.extend_from_slice(
+            format!(
+                "[input interrupted by signal {signal} ({name}); totals are of what was read]\n"
+            )
+            .as_bytes(),
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&stdout),
+            String::from_utf8_lossy(&expected),
+            "{name}"
+        );
+        assert_eq!(code, Some(128 + signal), "{name}");
+        assert_eq!(spilled, input, "{name}: the spill file holds what was read");
+    }
+}
+
+#[test]
+fn interrupted_filter_says_so_even_when_nothing_was_cut() {
+    let (stdout, code, _) = interrupted_filter(&[], b"partial line", libc::SIGTERM);
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        "partial line\n[input interrupted by signal 15 (SIGTERM); totals are of what was read]\n"
+    );
+    assert_eq!(code, Some(128 + libc::SIGTERM));
+}
+
+#[test]
+fn second_interrupt_kills_a_command_that_traps_both() {
+    let dir = TempDir::new("second-interrupt");
+    let mut run = KillOnDrop::group(dir.join("pgid"));
+    let ready = dir.join("ready");
+    let script = format!(
+        "echo $$ > {pgid}; trap '' INT TERM; echo started; : > {ready}; sleep 300; echo survived",
+        pgid = run.pgid_file().display(),
+        ready = ready.display()
+    );
+    let child = run.spawn(std_toolcap().args(["-c", &script]).stdout(Stdio::piped()));
+    wait_until("the command to start", || ready.exists());
+    crate::common::signals::kill(child.id() as i32, libc::SIGINT).expect("signal toolcap");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        child.try_wait().expect("poll toolcap").is_none(),
+        "the command ignores one SIGINT, so toolcap still runs"
+    );
+    crate::common::signals::kill(child.id() as i32, libc::SIGTERM).expect("signal toolcap");
+    let (code, stdout) = exit_and_stdout(child);
+    assert_eq!(code, Some(137));
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        "started\n[killed by signal 9 (SIGKILL)]\n"
+    );
+}
