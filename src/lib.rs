@@ -42,83 +42,91 @@ compile_error!(
      Unix signals"
 );
 
-mod capture;
-mod config;
-mod cut;
-mod error;
-mod measure;
-mod options;
-mod render;
-mod report;
-mod run;
-mod sink;
-pub mod size;
-mod source;
-mod spill;
-mod stream;
-mod sys;
-mod transform;
-
-pub use config::{Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, WrapConfig};
-pub use cut::CutMode;
-pub use error::{Error, Problem};
-pub use options::{DEFAULT_MAX, Options};
-pub use render::render;
-pub use report::{ChildExit, ChildReport, Cut, Report, SpillReport, StreamReport};
-pub use run::run;
-pub use size::SizeOrPercent;
-pub use source::Input;
-pub use spill::SpillTarget;
-
-/// Caps a stream pushed in chunks, in memory bounded by the budget.
-///
-/// ```
-/// let mut capper = toolcap::Capper::new(&toolcap::Options::new().max(6))?;
-/// capper.push(b"first\nsec");
-/// capper.push(b"ond\nthird\n");
-/// let report = capper.finish();
-/// // Head and tail of 3 bytes each: no line boundary is close enough.
-/// assert_eq!((report.head.as_slice(), report.tail.as_slice()), (&b"fir"[..], &b"rd\n"[..]));
-/// assert_eq!(report.cut.map(|cut| cut.omitted_bytes()), Some(13));
-/// # Ok::<(), toolcap::Error>(())
-/// ```
-pub struct Capper {
-    stream: stream::Stream,
+/// Everything below is Unix-only: a build elsewhere stops at the one
+/// `compile_error!` above instead of a wall of errors.
+macro_rules! unix_only {
+    ($($item:item)*) => { $( #[cfg(unix)] $item )* };
 }
 
-impl Capper {
-    /// A capper for `options`.
+unix_only! {
+    mod capture;
+    mod config;
+    mod cut;
+    mod error;
+    mod measure;
+    mod options;
+    mod render;
+    mod report;
+    mod run;
+    mod sink;
+    pub mod size;
+    mod source;
+    mod spill;
+    mod stream;
+    mod sys;
+    mod transform;
+
+    pub use config::{Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, WrapConfig};
+    pub use cut::CutMode;
+    pub use error::{Error, Problem};
+    pub use options::{DEFAULT_MAX, Options};
+    pub use render::render;
+    pub use report::{ChildExit, ChildReport, Cut, Report, SpillReport, StreamReport};
+    pub use run::run;
+    pub use size::SizeOrPercent;
+    pub use source::Input;
+    pub use spill::SpillTarget;
+
+    /// Caps a stream pushed in chunks, in memory bounded by the budget.
+    ///
+    /// ```
+    /// let mut capper = toolcap::Capper::new(&toolcap::Options::new().max(6))?;
+    /// capper.push(b"first\nsec");
+    /// capper.push(b"ond\nthird\n");
+    /// let report = capper.finish();
+    /// // Head and tail of 3 bytes each: no line boundary is close enough.
+    /// assert_eq!((report.head.as_slice(), report.tail.as_slice()), (&b"fir"[..], &b"rd\n"[..]));
+    /// assert_eq!(report.cut.map(|cut| cut.omitted_bytes()), Some(13));
+    /// # Ok::<(), toolcap::Error>(())
+    /// ```
+    pub struct Capper {
+        stream: stream::Stream,
+    }
+
+    impl Capper {
+        /// A capper for `options`.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Usage`] when the options contradict each other (a `--head`
+        /// larger than `--max`, say), worded as the command line words it.
+        pub fn new(options: &Options) -> Result<Capper, Error> {
+            Ok(Capper {
+                stream: stream::Stream::new(options.budget()?, None),
+            })
+        }
+
+        /// Consumes the next chunk of the stream.
+        pub fn push(&mut self, chunk: &[u8]) {
+            self.stream.feed(chunk);
+        }
+
+        /// Ends the stream and decides the cuts.
+        pub fn finish(self) -> StreamReport {
+            self.stream.finish(0, &mut stream::Problems::default())
+        }
+    }
+
+    /// Caps `input` and returns the bytes toolcap would print for it.
     ///
     /// # Errors
     ///
-    /// [`Error::Usage`] when the options contradict each other (a `--head`
-    /// larger than `--max`, say), worded as the command line words it.
-    pub fn new(options: &Options) -> Result<Capper, Error> {
-        Ok(Capper {
-            stream: stream::Stream::new(options.budget()?, None),
-        })
+    /// As [`Capper::new`].
+    pub fn cap(input: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
+        let mut capper = Capper::new(options)?;
+        capper.push(input);
+        let mut output = Vec::new();
+        render(&capper.finish(), options, &mut output).map_err(Error::io("cannot render"))?;
+        Ok(output)
     }
-
-    /// Consumes the next chunk of the stream.
-    pub fn push(&mut self, chunk: &[u8]) {
-        self.stream.feed(chunk);
-    }
-
-    /// Ends the stream and decides the cuts.
-    pub fn finish(self) -> StreamReport {
-        self.stream.finish(0, &mut stream::Problems::default())
-    }
-}
-
-/// Caps `input` and returns the bytes toolcap would print for it.
-///
-/// # Errors
-///
-/// As [`Capper::new`].
-pub fn cap(input: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
-    let mut capper = Capper::new(options)?;
-    capper.push(input);
-    let mut output = Vec::new();
-    render(&capper.finish(), options, &mut output).map_err(Error::io("cannot render"))?;
-    Ok(output)
 }

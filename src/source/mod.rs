@@ -16,9 +16,12 @@ use std::path::PathBuf;
 use crate::sys;
 use signals::Interruption;
 
-/// Bytes per read: large enough that a 1 GiB input costs under 10,000
-/// system calls, small enough to stay in L2 cache while it is counted.
-pub(crate) const CHUNK_SIZE: usize = 128 * 1024;
+/// Bytes per read: 64 KiB, a pipe's default capacity. Measured on the
+/// 2-core development machine (2026-12-01, 1 GiB from the page cache):
+/// 64 KiB reads took 0.18 s, 16 KiB 0.28 s and 128 KiB 0.6 s, nearly all
+/// of it system time (the kernel's copy into a buffer larger than the
+/// cache it is warm in).
+pub(crate) const CHUNK_SIZE: usize = 64 * 1024;
 
 /// One input of filter mode, read in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
