@@ -23,7 +23,7 @@ _toolcap() {
 
     case "${cmd}" in
         toolcap)
-            opts="-m -n -c -h -V --max --tokens --head --tail --lines --cut --spill --spill-dir --no-spill --no-header --live --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
+            opts="-m -n -c -h -V --max --tokens --head --tail --lines --cut --spill --spill-dir --no-spill --no-header --live --strip-ansi --collapse-cr --squeeze --max-line --binary --utf8 --clean --keep --keep-errors --keep-context --keep-max --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -66,6 +66,26 @@ _toolcap() {
                     return 0
                     ;;
                 --spill-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --binary)
+                    COMPREPLY=($(compgen -W "text summary" -- "${cur}"))
+                    return 0
+                    ;;
+                --keep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

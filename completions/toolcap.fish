@@ -7,6 +7,12 @@ complete -c toolcap -l cut -d 'Where cuts land: lines (near a line boundary) or 
 bytes\t''"
 complete -c toolcap -l spill -d 'Save every input byte to FILE (created 0600 or truncated)' -r -F
 complete -c toolcap -l spill-dir -d 'Save the full input in a new file in DIR; kept only if truncated' -r -F
+complete -c toolcap -l max-line -d 'Shorten lines longer than SIZE, keeping both ends' -r
+complete -c toolcap -l binary -d 'Binary input: text (as is) or summary (one line)' -r -f -a "text\t''
+summary\t''"
+complete -c toolcap -l keep -d 'Also show lines of the middle matching REGEX (repeatable)' -r
+complete -c toolcap -l keep-context -d 'Lines kept before and after each kept match [default: 0]' -r
+complete -c toolcap -l keep-max -d 'Budget for kept lines, outside head and tail [default: 25% of --max]' -r
 complete -c toolcap -s c -l command -d 'Run STRING with /bin/sh -c (or --shell)' -r
 complete -c toolcap -l shell -d 'Shell for -c [default: /bin/sh]' -r
 complete -c toolcap -l stderr -d 'Child\'s stderr: merged into stdout, or capped separately' -r -f -a "merged\t''
@@ -18,6 +24,12 @@ complete -c toolcap -l drain -d 'Read at most this long after the command exits 
 complete -c toolcap -l no-spill -d 'Do not spill, even when TOOLCAP_SPILL_DIR is set'
 complete -c toolcap -l no-header -d 'Omit the warning header'
 complete -c toolcap -l live -d 'Print the head as it arrives; header lines go last'
+complete -c toolcap -l strip-ansi -d 'Remove ANSI escape sequences (colours, cursor moves)'
+complete -c toolcap -l collapse-cr -d 'Keep only the last frame of lines redrawn with \\r'
+complete -c toolcap -l squeeze -d 'Replace 3+ identical lines in a row with one and a count'
+complete -c toolcap -l utf8 -d 'Replace invalid UTF-8 with U+FFFD'
+complete -c toolcap -l clean -d 'All of the above that agents want: --strip-ansi --collapse-cr --squeeze --binary summary --utf8'
+complete -c toolcap -l keep-errors -d 'Keep lines that look like errors (error, failed, panic, ...)'
 complete -c toolcap -l no-status -d 'Do not append the [exit status: N] line'
 complete -c toolcap -l no-stdin -d 'Give the command /dev/null as stdin'
 complete -c toolcap -l plain-env -d 'Ask the command for plain output (NO_COLOR=1, TERM=dumb, ...)'

@@ -12,7 +12,7 @@ use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEn
 use toolcap::size::{
     SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent,
 };
-use toolcap::{Config, CutMode, Input, Mode, Options, SpillTarget, StderrMode, WrapConfig};
+use toolcap::{Binary, Config, CutMode, Input, Mode, Options, SpillTarget, StderrMode, WrapConfig};
 
 const DEFAULT_SHELL: &str = "/bin/sh";
 
@@ -102,6 +102,8 @@ const SYNOPSIS: [&str; 3] = [
 ];
 
 const WRAP_MODE: &str = "Wrap mode (with -- PROGRAM or -c STRING)";
+const CLEANING: &str = "Cleaning (before the cap; the spill file stays raw)";
+const KEEPING: &str = "Keeping lines from the cut middle";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -234,6 +236,116 @@ struct Args {
     )]
     live: bool,
 
+    /// Remove ANSI escape sequences (colours, cursor moves)
+    #[arg(
+        long,
+        help_heading = CLEANING,
+        long_help = "Remove ANSI/ECMA-48 escape sequences: CSI (colours, cursor moves), OSC \
+                     (titles, hyperlinks) up to BEL or ESC \\, DCS/SOS/PM/APC strings, and other \
+                     ESC sequences. Every other byte, invalid UTF-8 included, passes unchanged."
+    )]
+    strip_ansi: bool,
+
+    /// Keep only the last frame of lines redrawn with \r
+    #[arg(
+        long,
+        help_heading = CLEANING,
+        long_help = "In each line, a bare \\r (not part of \\r\\n) discards what came before it \
+                     once more text follows, so a progress bar leaves its final frame; a \
+                     backspace removes the character before it. A frame over 1 MiB passes as it \
+                     is."
+    )]
+    collapse_cr: bool,
+
+    /// Replace 3+ identical lines in a row with one and a count
+    #[arg(
+        long,
+        help_heading = CLEANING,
+        long_help = "A run of k >= 3 identical consecutive lines becomes the first line and \
+                     '[... previous line repeated {K} more times ...]' (K = k - 1). Lines over \
+                     64 KiB are never squeezed."
+    )]
+    squeeze: bool,
+
+    /// Shorten lines longer than SIZE, keeping both ends
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        help_heading = CLEANING,
+        long_help = "A line longer than SIZE bytes (not counting its newline) keeps its first \
+                     floor(SIZE/2) and last SIZE - floor(SIZE/2) bytes, with ' [... {N} bytes of \
+                     this line truncated ...] ' between them, never splitting a character."
+    )]
+    max_line: Option<u64>,
+
+    /// Binary input: text (as is) or summary (one line)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "HOW",
+        help_heading = CLEANING,
+        long_help = "summary: input whose first 8 KiB contain a NUL byte becomes the single \
+                     line '[binary output: {N} bytes]', naming the spill file when there is one. \
+                     [default: text]"
+    )]
+    binary: Option<BinaryArg>,
+
+    /// Replace invalid UTF-8 with U+FFFD
+    #[arg(
+        long,
+        help_heading = CLEANING,
+        long_help = "Replace invalid UTF-8 sequences with U+FFFD (one per maximal invalid \
+                     subpart), so the output is valid UTF-8."
+    )]
+    utf8: bool,
+
+    /// All of the above that agents want: --strip-ansi --collapse-cr --squeeze --binary summary --utf8
+    #[arg(
+        long,
+        help_heading = CLEANING,
+        long_help = "Shorthand for --strip-ansi --collapse-cr --squeeze --binary summary \
+                     --utf8, the recommended setting for agents."
+    )]
+    clean: bool,
+
+    /// Also show lines of the middle matching REGEX (repeatable)
+    #[arg(
+        long,
+        value_name = "REGEX",
+        help_heading = KEEPING,
+        long_help = "Lines of the cut middle that match REGEX (Rust regex syntax, matched on \
+                     bytes) are shown between head and tail, in order, each gap with its own \
+                     marker. May be given several times.\n\nExample: --keep 'FAILED|panicked'"
+    )]
+    keep: Vec<String>,
+
+    /// Keep lines that look like errors (error, failed, panic, ...)
+    #[arg(
+        long,
+        help_heading = KEEPING,
+        long_help = "Keep lines of the middle that say error or exception (also TypeError, \
+                     NullPointerException), fail, failed, failure, panic, panicked, traceback \
+                     or fatal, in any case, and pytest's 'E   ' lines."
+    )]
+    keep_errors: bool,
+
+    /// Lines kept before and after each kept match [default: 0]
+    #[arg(long, value_name = "N", value_parser = parse_count, help_heading = KEEPING)]
+    keep_context: Option<u64>,
+
+    /// Budget for kept lines, outside head and tail [default: 25% of --max]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        help_heading = KEEPING,
+        long_help = "Bytes the kept lines may use, outside the head and tail budgets. When more \
+                     match, the earliest that fit are kept and the last marker says how many \
+                     more matching lines are not shown. [default: 25% of --max]"
+    )]
+    keep_max: Option<u64>,
+
     /// Run STRING with /bin/sh -c (or --shell)
     #[arg(
         short = 'c',
@@ -336,6 +448,12 @@ struct Args {
 enum CutArg {
     Lines,
     Bytes,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BinaryArg {
+    Text,
+    Summary,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -491,6 +609,32 @@ impl Args {
                 CutArg::Bytes => CutMode::Bytes,
             })
             .header(!self.no_header);
+        // --clean is the five below; an explicit --binary still wins.
+        options = options
+            .strip_ansi(self.clean || self.strip_ansi)
+            .collapse_cr(self.clean || self.collapse_cr)
+            .squeeze(self.clean || self.squeeze)
+            .utf8(self.clean || self.utf8)
+            .binary(match (self.binary, self.clean) {
+                (Some(BinaryArg::Summary), _) | (None, true) => Binary::Summary,
+                _ => Binary::Text,
+            });
+        if let Some(limit) = self.max_line {
+            options = options.max_line(limit);
+        }
+        let keeps = !self.keep.is_empty() || self.keep_errors;
+        if !keeps && (self.keep_context.is_some() || self.keep_max.is_some()) {
+            return Err("--keep-context and --keep-max need --keep or --keep-errors".into());
+        }
+        for pattern in self.keep {
+            options = options.keep(pattern);
+        }
+        options = options
+            .keep_errors(self.keep_errors)
+            .keep_context(self.keep_context.unwrap_or(0));
+        if let Some(max) = self.keep_max {
+            options = options.keep_max(max);
+        }
         let spill = match (self.spill, self.spill_dir, self.no_spill) {
             (_, _, true) => None,
             (Some(file), _, _) => Some(SpillTarget::File(file)),

@@ -53,6 +53,7 @@ unix_only! {
     mod config;
     mod cut;
     mod error;
+    mod escape;
     mod measure;
     mod options;
     mod render;
@@ -69,9 +70,9 @@ unix_only! {
     pub use config::{Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, WrapConfig};
     pub use cut::CutMode;
     pub use error::{Error, Problem};
-    pub use options::{DEFAULT_MAX, Options};
+    pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options};
     pub use render::render;
-    pub use report::{ChildExit, ChildReport, Cut, Report, SpillReport, StreamReport};
+    pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
     pub use run::run;
     pub use size::SizeOrPercent;
     pub use source::Input;
@@ -102,7 +103,7 @@ unix_only! {
         /// larger than `--max`, say), worded as the command line words it.
         pub fn new(options: &Options) -> Result<Capper, Error> {
             Ok(Capper {
-                stream: stream::Stream::new(options.budget()?, None),
+                stream: stream::Stream::new(options.plan()?, None),
             })
         }
 

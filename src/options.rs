@@ -3,14 +3,39 @@
 //! into the capper's [`Budget`] (or a usage error, worded as the command
 //! line words it).
 
+use regex::bytes::RegexSet;
+
 use crate::capture::Budget;
+use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
 use crate::measure::{BYTES_PER_TOKEN, Measure};
 use crate::size::SizeOrPercent;
+use crate::transform::Cleaning;
 
 /// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
 pub const DEFAULT_MAX: u64 = 10_000;
+
+/// What `--keep-errors` keeps: lines that say error (also `TypeError`,
+/// `errors`), exception (also `NullPointerException`), fail, failed,
+/// failure, panic, panicked, traceback or fatal, in any case, and pytest's
+/// `E   ` lines that carry an assertion's details.
+pub const KEEP_ERRORS: &str =
+    r"(?i:(error|exception)s?\b|\b(fail(s|ed|ure|ures)?|panic(s|ked)?|traceback|fatal)\b)|^E   ";
+
+/// `--keep-max` by default: a quarter of the budget.
+const KEEP_SHARE_DIVISOR: u64 = 4;
+
+/// What `--binary` does with a stream whose first 8 KiB hold a NUL byte.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Binary {
+    /// Treat it as text (the default).
+    #[default]
+    Text,
+    /// Replace it with one line, `[binary output: N bytes]`.
+    Summary,
+}
 
 /// How to cap and render one stream. Start from [`Options::new`] (or
 /// `default()`) and change what you need:
@@ -34,6 +59,11 @@ pub struct Options {
     lines: Option<u64>,
     cut: CutMode,
     header: bool,
+    cleaning: Cleaning,
+    keep: Vec<String>,
+    keep_errors: bool,
+    keep_context: u64,
+    keep_max: Option<u64>,
 }
 
 impl Default for Options {
@@ -46,8 +76,22 @@ impl Default for Options {
             lines: None,
             cut: CutMode::Lines,
             header: true,
+            cleaning: Cleaning::default(),
+            keep: Vec::new(),
+            keep_errors: false,
+            keep_context: 0,
+            keep_max: None,
         }
     }
+}
+
+/// How one stream is capped: its budget, its cleaning, what `--keep`
+/// keeps from the middle.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub(crate) budget: Budget,
+    pub(crate) cleaning: Cleaning,
+    pub(crate) keep: Option<KeepRules>,
 }
 
 impl Options {
@@ -101,8 +145,130 @@ impl Options {
         self
     }
 
+    /// `--strip-ansi`: remove escape sequences (colours, cursor moves).
+    pub fn strip_ansi(mut self, on: bool) -> Options {
+        self.cleaning.strip_ansi = on;
+        self
+    }
+
+    /// `--collapse-cr`: keep only the last frame of lines redrawn with
+    /// `\r`; a backspace removes the character before it.
+    pub fn collapse_cr(mut self, on: bool) -> Options {
+        self.cleaning.collapse_cr = on;
+        self
+    }
+
+    /// `--squeeze`: 3 or more identical lines in a row become the first and
+    /// a marker with the count.
+    pub fn squeeze(mut self, on: bool) -> Options {
+        self.cleaning.squeeze = on;
+        self
+    }
+
+    /// `--utf8`: invalid UTF-8 becomes U+FFFD.
+    pub fn utf8(mut self, on: bool) -> Options {
+        self.cleaning.utf8 = on;
+        self
+    }
+
+    /// `--binary`: what to do with binary input.
+    pub fn binary(mut self, binary: Binary) -> Options {
+        self.cleaning.binary_summary = binary == Binary::Summary;
+        self
+    }
+
+    /// `--max-line`: lines longer than `bytes` keep both ends and lose
+    /// their middle.
+    pub fn max_line(mut self, bytes: u64) -> Options {
+        self.cleaning.max_line = Some(bytes);
+        self
+    }
+
+    /// `--clean`: `strip_ansi`, `collapse_cr`, `squeeze`, `utf8` and a
+    /// binary summary, the setting for agents.
+    pub fn clean(self) -> Options {
+        self.strip_ansi(true)
+            .collapse_cr(true)
+            .squeeze(true)
+            .utf8(true)
+            .binary(Binary::Summary)
+    }
+
+    /// `--keep`: also show lines of the cut middle that match `pattern` (a
+    /// regular expression, matched on bytes). May be given several times.
+    pub fn keep(mut self, pattern: impl Into<String>) -> Options {
+        self.keep.push(pattern.into());
+        self
+    }
+
+    /// `--keep-errors`: keep lines that look like errors (see
+    /// [`KEEP_ERRORS`]).
+    pub fn keep_errors(mut self, on: bool) -> Options {
+        self.keep_errors = on;
+        self
+    }
+
+    /// `--keep-context`: lines kept before and after each kept match.
+    pub fn keep_context(mut self, lines: u64) -> Options {
+        self.keep_context = lines;
+        self
+    }
+
+    /// `--keep-max`: bytes the kept lines may use, outside the head and
+    /// tail budgets (default: a quarter of the budget).
+    pub fn keep_max(mut self, bytes: u64) -> Options {
+        self.keep_max = Some(bytes);
+        self
+    }
+
     pub(crate) fn has_header(&self) -> bool {
         self.header
+    }
+
+    /// The plan of the main stream.
+    pub(crate) fn plan(&self) -> Result<Plan, Error> {
+        self.plan_with(self.budget()?)
+    }
+
+    /// The plan of a separate stderr: `--stderr-max` (default: the main
+    /// budget's) split by the same `--head`, `--tail` and `--lines`.
+    pub(crate) fn stderr_plan(&self, stderr_max: Option<u64>) -> Result<Plan, Error> {
+        self.plan_with(self.stderr_budget(stderr_max)?)
+    }
+
+    fn plan_with(&self, budget: Budget) -> Result<Plan, Error> {
+        Ok(Plan {
+            budget,
+            cleaning: self.cleaning.clone(),
+            keep: self.keep_rules(&budget)?,
+        })
+    }
+
+    fn keep_rules(&self, budget: &Budget) -> Result<Option<KeepRules>, Error> {
+        let mut patterns = self.keep.clone();
+        if self.keep_errors {
+            patterns.push(KEEP_ERRORS.to_string());
+        }
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        for pattern in &self.keep {
+            regex::bytes::Regex::new(pattern).map_err(|err| {
+                // The regex crate explains over several lines; its last
+                // says what is wrong.
+                let why = err.to_string();
+                let why = why.lines().last().unwrap_or_default().trim_start_matches("error: ");
+                usage(format!("invalid value '{pattern}' for '--keep': {why}"))
+            })?;
+        }
+        let patterns = RegexSet::new(&patterns)
+            .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
+        let max = budget.head.saturating_add(budget.tail);
+        Ok(Some(KeepRules {
+            patterns,
+            context: usize::try_from(self.keep_context).unwrap_or(usize::MAX),
+            budget: self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR),
+        }))
     }
 
     /// The budget of the main stream.
@@ -130,9 +296,7 @@ impl Options {
         self.split(limit)
     }
 
-    /// The budget of a separate stderr: `--stderr-max` (default: the main
-    /// budget's) split by the same `--head`, `--tail` and `--lines`.
-    pub(crate) fn stderr_budget(&self, stderr_max: Option<u64>) -> Result<Budget, Error> {
+    fn stderr_budget(&self, stderr_max: Option<u64>) -> Result<Budget, Error> {
         match stderr_max {
             Some(max) => self.split(Limit::explicit("--stderr-max", max)),
             None => self.budget(),

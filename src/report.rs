@@ -30,6 +30,9 @@ pub struct Report {
 }
 
 /// One capped stream: its totals, the kept head and tail, and the cut.
+/// B is the stream the budget applied to: the input, after cleaning when
+/// cleaning was asked for; line numbers in [`Cut`] and [`KeptLines`] are
+/// those of the raw input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct StreamReport {
@@ -46,6 +49,15 @@ pub struct StreamReport {
     pub tail: Vec<u8>,
     /// Where B was cut; `None` when it fitted the budget.
     pub cut: Option<Cut>,
+    /// Lines of the cut middle kept by `--keep`, in order: each block is
+    /// shown between the markers of the gaps around it.
+    pub kept: Vec<KeptLines>,
+    /// Matching lines of the middle that did not fit `--keep-max`.
+    pub hidden_matches: u64,
+    /// The stream as read, before cleaning: its length in bytes.
+    pub raw_bytes: u64,
+    /// Whether cleaning changed the stream (then B is the cleaned stream).
+    pub cleaned: bool,
     /// Where the full stream went, when it was spilled.
     pub spill: Option<SpillReport>,
 }
@@ -66,10 +78,11 @@ pub struct Cut {
     pub head_end: u64,
     /// t: the tail is `B[t:n]`.
     pub tail_start: u64,
-    /// 1 + the number of `\n` in `B[0:h]`: the line the omitted part starts
-    /// in.
+    /// The raw line the omitted part starts in: 1 + the number of `\n` in
+    /// `B[0:h]` when nothing was cleaned.
     pub first_omitted_line: u64,
-    /// 1 + the number of `\n` in `B[0:t-1]`: the line it ends in.
+    /// The raw line it ends in: 1 + the number of `\n` in `B[0:t-1]` when
+    /// nothing was cleaned.
     pub last_omitted_line: u64,
 }
 
@@ -78,6 +91,20 @@ impl Cut {
     pub fn omitted_bytes(&self) -> u64 {
         self.tail_start - self.head_end
     }
+}
+
+/// Consecutive lines of the cut middle that `--keep` kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KeptLines {
+    /// Their offset in B.
+    pub start: u64,
+    /// The lines, whole.
+    pub bytes: Vec<u8>,
+    /// The first and last raw line they stand for (1-based).
+    pub first_line: u64,
+    /// See `first_line`.
+    pub last_line: u64,
 }
 
 /// Where the full stream was saved, or why it was not.

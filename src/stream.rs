@@ -8,19 +8,22 @@
 
 use std::io::Write;
 
-use crate::capture::{Budget, Capper};
+use crate::capture::Capper;
 use crate::error::Problem;
 use crate::measure;
+use crate::options::Plan;
 use crate::render::text::{self, HeaderPlace};
 use crate::report::StreamReport;
 use crate::sink::Sink;
 use crate::spill::Spill;
-use crate::transform::Stage;
+use crate::transform::{Emit, Ending, Stage};
 
 /// Spill tee -> transforms -> capper.
 pub(crate) struct Stream {
     spill: Option<Spill>,
     stage: Stage,
+    /// The raw stream's length, when transforms may change it.
+    raw_bytes: u64,
     capper: Capper,
 }
 
@@ -31,12 +34,26 @@ pub(crate) struct Problems {
     pub(crate) warnings: Vec<Problem>,
 }
 
+/// The capper as the last stage of the transforms.
+struct IntoCapper<'a>(&'a mut Capper);
+
+impl Emit for IntoCapper<'_> {
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.0.push(bytes);
+    }
+
+    fn merged_line(&mut self, line: &[u8], lines: u64) {
+        self.0.push_merged(line, lines);
+    }
+}
+
 impl Stream {
-    pub(crate) fn new(budget: Budget, spill: Option<Spill>) -> Stream {
+    pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
         Stream {
             spill,
-            stage: Stage::default(),
-            capper: Capper::new(budget),
+            stage: Stage::new(&plan.cleaning),
+            raw_bytes: 0,
+            capper: Capper::new(plan.budget, plan.keep),
         }
     }
 
@@ -44,8 +61,12 @@ impl Stream {
         if let Some(spill) = &mut self.spill {
             spill.write(chunk);
         }
-        let capper = &mut self.capper;
-        self.stage.push(chunk, |cleaned| capper.push(cleaned));
+        if self.stage.is_empty() {
+            self.capper.push(chunk);
+        } else {
+            self.raw_bytes += chunk.len() as u64;
+            self.stage.push(chunk, &mut IntoCapper(&mut self.capper));
+        }
     }
 
     /// The head bytes `--live` may print by now.
@@ -58,19 +79,28 @@ impl Stream {
         self.spill.is_some()
     }
 
-    /// Ends the stream: decides the cuts (keeping the `printed` bytes of
-    /// head that `--live` already wrote) and closes the spill file.
+    /// Ends the stream: flushes the transforms, decides the cuts (keeping
+    /// the `printed` bytes of head that `--live` already wrote) and closes
+    /// the spill file.
     pub(crate) fn finish(mut self, printed: usize, problems: &mut Problems) -> StreamReport {
-        let capper = &mut self.capper;
-        self.stage.finish(|cleaned| capper.push(cleaned));
+        let spill_note = self.spill.as_ref().map(Spill::note);
+        let ending = Ending {
+            spill: spill_note.as_ref(),
+        };
+        self.stage
+            .finish(&ending, &mut IntoCapper(&mut self.capper));
+        let cleaned = self.stage.changed();
         let captured = self.capper.finish(printed);
+        let bytes = captured.counters.bytes();
+        // A spill-dir file is only a safety copy of output that fit, unless
+        // the output names it: a cut marker or a binary summary.
+        let pointed_to = captured.cut.is_some() || self.stage.names_spill();
         let spill = self.spill.map(|spill| {
-            let end = spill.finish(captured.cut.is_some());
+            let end = spill.finish(pointed_to);
             problems.errors.extend(end.problem);
             problems.warnings.extend(end.warning);
             end.report
         });
-        let bytes = captured.counters.bytes();
         StreamReport {
             bytes,
             lines: captured.counters.lines(),
@@ -78,6 +108,10 @@ impl Stream {
             head: captured.head,
             tail: captured.tail,
             cut: captured.cut,
+            kept: captured.kept,
+            hidden_matches: captured.hidden_matches,
+            raw_bytes: if self.stage.is_empty() { bytes } else { self.raw_bytes },
+            cleaned,
             spill,
         }
     }

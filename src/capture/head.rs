@@ -29,6 +29,11 @@ impl HeadBuffer {
         }
     }
 
+    /// How many bytes it holds when full: H+1.
+    pub(crate) fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// How many more bytes the buffer takes.
     pub(crate) fn room(&self) -> usize {
         self.capacity - self.bytes.len()

@@ -8,15 +8,21 @@
 
 mod counters;
 mod head;
+pub(crate) mod keep;
+mod origins;
 mod tail;
 
 pub(crate) use counters::Counters;
+pub(crate) use tail::TailRing;
 
-use crate::cut::{self, CutMode, Kept};
+use memchr::{memchr_iter, memrchr};
+
+use crate::cut::{self, CutMode, ESCAPE_LOOKBACK, Kept};
 use crate::measure::Measure;
-use crate::report::Cut;
+use crate::report::{Cut, KeptLines};
 use head::HeadBuffer;
-use tail::TailRing;
+use keep::{KeepRules, LineFeed, MiddleLine, Picker};
+use origins::Origins;
 
 /// The budget of one stream, resolved from the options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +44,21 @@ pub(crate) struct Capper {
     head: HeadBuffer,
     tail: TailRing,
     counters: Counters,
+    /// The raw lines behind merged lines (see [`Origins`]).
+    origins: Origins,
+    /// The offset of the next byte the tail ring lets go of.
+    evicted_to: u64,
+    keep: Option<Keeping>,
+}
+
+/// `--keep` at work on the bytes the tail ring lets go of.
+struct Keeping {
+    rules: KeepRules,
+    /// Started with the first byte evicted.
+    stream: Option<(LineFeed, Picker)>,
+    /// The line that started in the head buffer and ended in the evicted
+    /// bytes: in the middle only if it starts at or after the head cut.
+    straddling: Option<MiddleLine>,
 }
 
 /// What the capper kept of a stream, and the cut when it did not fit.
@@ -48,15 +69,29 @@ pub(crate) struct Captured {
     pub(crate) tail: Vec<u8>,
     pub(crate) cut: Option<Cut>,
     pub(crate) counters: Counters,
+    /// Lines of the middle kept by `--keep`, and the matching ones that
+    /// did not fit.
+    pub(crate) kept: Vec<KeptLines>,
+    pub(crate) hidden_matches: u64,
 }
 
 impl Capper {
-    pub(crate) fn new(budget: Budget) -> Capper {
+    pub(crate) fn new(budget: Budget, keep: Option<KeepRules>) -> Capper {
+        let head = HeadBuffer::new(capacity_for(&budget, budget.head), &budget);
         Capper {
-            head: HeadBuffer::new(capacity_for(&budget, budget.head), &budget),
-            tail: TailRing::new(capacity_for(&budget, budget.tail)),
+            // The ring reaches further back than the tail budget so that the
+            // tail cut can see where an escape sequence starts.
+            tail: TailRing::new(capacity_for(&budget, budget.tail).saturating_add(ESCAPE_LOOKBACK)),
+            evicted_to: head.capacity() as u64,
+            head,
             budget,
             counters: Counters::default(),
+            origins: Origins::default(),
+            keep: keep.map(|rules| Keeping {
+                rules,
+                stream: None,
+                straddling: None,
+            }),
         }
     }
 
@@ -67,8 +102,39 @@ impl Capper {
             self.head
                 .grow(&chunk[..into_head], &self.budget, self.counters.bytes());
         }
-        // The evicted bytes are the cut middle: nothing keeps them (yet).
-        self.tail.push(&chunk[into_head..], |_| {});
+        let rest = &chunk[into_head..];
+        if rest.is_empty() {
+            return;
+        }
+        // What the ring lets go of is the cut middle, for sure: `--keep`
+        // looks at it, and merged lines that left are forgotten.
+        let Capper {
+            head,
+            tail,
+            origins,
+            evicted_to,
+            keep,
+            ..
+        } = self;
+        tail.push(rest, |gone| {
+            if let Some(keep) = keep {
+                keep.feed(gone, *evicted_to, head, origins);
+            }
+            *evicted_to += gone.len() as u64;
+        });
+        if self.origins.has_pending() {
+            self.origins.forget_before(self.evicted_to);
+        }
+    }
+
+    /// Pushes one whole line that stands for `lines` raw lines.
+    pub(crate) fn push_merged(&mut self, line: &[u8], lines: u64) {
+        let start = self.counters.bytes();
+        let in_head = start < self.head.capacity() as u64;
+        let number = self.counters.newlines() + 1;
+        self.origins
+            .record(number, lines, start + line.len() as u64, in_head);
+        self.push(line);
     }
 
     /// The head bytes `--live` may print now (see [`HeadBuffer::settled`]).
@@ -86,7 +152,7 @@ impl Capper {
             && self.budget.lines.is_none_or(|max| counters.lines() <= max);
         let mut head = self.head.into_vec();
         // When head and ring together hold every byte, join them so both
-        // cuts search one buffer; otherwise the ring holds B[n-T-1:n].
+        // cuts search one buffer; otherwise the ring holds the last bytes.
         let tail_start = n - self.tail.len() as u64;
         let joined = head.len() as u64 == tail_start;
         let mut tail = self.tail.into_vec();
@@ -99,38 +165,147 @@ impl Capper {
                 tail: Vec::new(),
                 cut: None,
                 counters,
+                kept: Vec::new(),
+                hidden_matches: 0,
             };
         }
-        let cut = {
-            let (tail, tail_start) = if joined {
-                (&head[..], 0)
-            } else {
-                (&tail[..], tail_start)
-            };
-            let kept = Kept {
-                head: &head,
-                tail,
-                tail_start,
-                n,
-                newlines: counters.newlines(),
-                lines: counters.lines(),
-                line_limit_end,
-            };
-            cut::decide(&kept, &self.budget, printed as u64)
-        };
-        let tail = if joined {
-            head[cut.tail_start as usize..].to_vec()
+        let (tail_bytes, tail_start) = if joined {
+            (&head[..], 0)
         } else {
-            tail.split_off((cut.tail_start - tail_start) as usize)
+            (&tail[..], tail_start)
         };
-        head.truncate(cut.head_end as usize);
+        let kept = Kept {
+            head: &head,
+            tail: tail_bytes,
+            tail_start,
+            n,
+            newlines: counters.newlines(),
+            lines: counters.lines(),
+            line_limit_end,
+        };
+        let (h, t) = cut::decide(&kept, &self.budget, printed as u64);
+        // The lines (of the capped stream) that hold B[h] and B[t-1].
+        let first_line = 1 + memchr_iter(b'\n', &head[..h as usize]).count() as u64;
+        let newlines_from_t = memchr_iter(b'\n', &tail_bytes[(t - 1 - tail_start) as usize..]).count();
+        let last_line = 1 + counters.newlines() - newlines_from_t as u64;
+        let cut = Cut {
+            head_end: h,
+            tail_start: t,
+            first_omitted_line: self.origins.raw_lines(first_line).0,
+            last_omitted_line: self.origins.raw_lines(last_line).1,
+        };
+        let (kept_lines, hidden_matches) = match self.keep {
+            None => (Vec::new(), 0),
+            Some(keeping) => {
+                let ring = (&tail_bytes[..(t - tail_start) as usize], tail_start);
+                keeping.finish(&head, h, first_line, ring, joined, &self.origins)
+            }
+        };
+        let tail = tail_bytes[(t - tail_start) as usize..].to_vec();
+        head.truncate(h as usize);
         Captured {
             head,
             tail,
             cut: Some(cut),
             counters,
+            kept: kept_lines,
+            hidden_matches,
         }
     }
+}
+
+impl Keeping {
+    /// Bytes the tail ring let go of, starting at `offset`.
+    fn feed(&mut self, gone: &[u8], offset: u64, head: &HeadBuffer, origins: &Origins) {
+        let Keeping {
+            rules,
+            stream,
+            straddling,
+        } = self;
+        let (feed, picker) = stream.get_or_insert_with(|| {
+            // The head buffer is full: its last line continues here.
+            let buffer = head.bytes();
+            let line_start = memrchr(b'\n', buffer).map_or(0, |p| p + 1);
+            let number = 1 + memchr_iter(b'\n', buffer).count() as u64;
+            (
+                LineFeed::new(rules, offset, number, &buffer[line_start..]),
+                Picker::new(rules),
+            )
+        });
+        let head_end = head.capacity() as u64;
+        feed.feed(gone, |number, mut line| {
+            line.raw = origins.raw_lines(number);
+            if line.start < head_end {
+                *straddling = Some(line);
+            } else {
+                picker.offer(rules, line);
+            }
+        });
+    }
+
+    /// The kept lines of the middle B[h:t]: those of the head buffer after
+    /// h first, then those picked from the evicted bytes and from the ring
+    /// up to t (`ring`: those bytes and their offset).
+    fn finish(
+        mut self,
+        head: &[u8],
+        h: u64,
+        line_at_h: u64,
+        ring: (&[u8], u64),
+        joined: bool,
+        origins: &Origins,
+    ) -> (Vec<KeptLines>, u64) {
+        let rules = &self.rules;
+        // Lines after h in the head buffer (all of the middle when joined).
+        let mut first = Picker::new(rules);
+        let region_end = if joined { ring.0.len() } else { head.len() };
+        let line_start = memrchr(b'\n', &head[..h as usize]).map_or(0, |p| p + 1);
+        let mut feed = LineFeed::new(rules, h, line_at_h, &head[line_start..h as usize]);
+        feed.feed(&head[h as usize..region_end], |number, mut line| {
+            if line.start >= h {
+                line.raw = origins.raw_lines(number);
+                first.offer(rules, line);
+            }
+        });
+        if let Some((mut feed, mut picker)) = self.stream.take() {
+            let (ring_bytes, _) = ring;
+            let straddling = &mut self.straddling;
+            feed.feed(ring_bytes, |number, mut line| {
+                line.raw = origins.raw_lines(number);
+                if line.start < head.len() as u64 {
+                    *straddling = Some(line);
+                } else {
+                    picker.offer(rules, line);
+                }
+            });
+            if let Some(line) = self.straddling.take().filter(|line| line.start >= h) {
+                first.offer(rules, line);
+            }
+            first.absorb(rules, picker);
+        }
+        let (lines, hidden) = first.into_kept();
+        (group(lines), hidden)
+    }
+}
+
+/// Kept lines that follow each other become one block.
+fn group(lines: Vec<MiddleLine>) -> Vec<KeptLines> {
+    let mut blocks: Vec<KeptLines> = Vec::new();
+    for line in lines {
+        match blocks.last_mut() {
+            Some(block) if block.start + block.bytes.len() as u64 == line.start => {
+                block.bytes.extend_from_slice(&line.bytes);
+                block.last_line = line.raw.1;
+            }
+            _ => blocks.push(KeptLines {
+                start: line.start,
+                bytes: line.bytes,
+                first_line: line.raw.0,
+                last_line: line.raw.1,
+            }),
+        }
+    }
+    blocks
 }
 
 /// Buffer sizes are one byte over the budget's bytes (see [`Kept`]).
@@ -144,7 +319,7 @@ mod tests {
     use super::*;
 
     fn capture(input: &[u8], budget: Budget) -> Captured {
-        let mut capper = Capper::new(budget);
+        let mut capper = Capper::new(budget, None);
         capper.push(input);
         capper.finish(0)
     }
@@ -225,7 +400,7 @@ mod tests {
             cut: CutMode::Lines,
             ..bytes(1_000, 1_000)
         };
-        let mut capper = Capper::new(budget);
+        let mut capper = Capper::new(budget, None);
         capper.push(b"first\nsecond");
         assert_eq!(capper.settled_head(), b"first\n");
         for _ in 0..50 {
@@ -259,7 +434,7 @@ mod tests {
                 ..bytes(head, tail)
             };
             let input = s.as_bytes();
-            let mut live = Capper::new(budget);
+            let mut live = Capper::new(budget, None);
             let mut printed = 0;
             for piece in input.chunks(chunk) {
                 live.push(piece);

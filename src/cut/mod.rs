@@ -1,17 +1,23 @@
 //! Where a cut may land. Given the bytes the capper kept and the budget,
 //! decides the head cut h and the tail cut t, in the order the README
 //! gives: the budget (in its [`Measure`](crate::measure::Measure)) and the
-//! `--lines` limit, then the UTF-8 rule, then the cut mode's own snapping.
+//! `--lines` limit, then the UTF-8 rule, then the escape rule (never inside
+//! an escape sequence), then the cut mode's own snapping.
 //!
 //! It sees byte slices only; it neither reads input nor formats output.
 
 mod lines;
 pub(crate) mod utf8;
 
-use memchr::{memchr_iter, memrchr_iter};
+use memchr::{memrchr, memrchr_iter};
 
 use crate::capture::Budget;
-use crate::report::Cut;
+use crate::escape;
+
+/// How far back from a cut the escape rule looks for the start of a
+/// sequence (also how much further back than its budget the tail ring
+/// reaches): a colour sequence is a few bytes, a hyperlink a URL long.
+pub(crate) const ESCAPE_LOOKBACK: usize = 256;
 
 /// Where cuts may land.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,25 +55,19 @@ impl Kept<'_> {
     }
 }
 
-/// Decides both cuts of a stream that does not fit its budget. A head that
-/// `--live` already printed (`printed` bytes) stays the head.
-pub(crate) fn decide(kept: &Kept, budget: &Budget, printed: u64) -> Cut {
+/// Decides both cuts (h, t) of a stream that does not fit its budget. A
+/// head that `--live` already printed (`printed` bytes) stays the head.
+pub(crate) fn decide(kept: &Kept, budget: &Budget, printed: u64) -> (u64, u64) {
     let head_end = head_cut(kept.head, kept.n, budget, kept.line_limit_end).max(printed);
-    let tail_start = tail_cut(kept, budget);
-    let newlines_from_tail = memchr_iter(b'\n', kept.tail_from(tail_start - 1)).count() as u64;
-    Cut {
-        head_end,
-        tail_start,
-        first_omitted_line: 1 + memchr_iter(b'\n', &kept.head[..head_end as usize]).count() as u64,
-        last_omitted_line: 1 + kept.newlines - newlines_from_tail,
-    }
+    (head_end, tail_cut(kept, budget))
 }
 
 /// The head cut h, from B[0:H+1] (or all of B when shorter) and n:
 /// 1. h = H (in the budget's measure), and with `--lines N` at most the end
 ///    of line floor(N/2);
 /// 2. while B[h] is a UTF-8 continuation byte, h moves back (at most 3);
-/// 3. `--cut lines`: h moves back to just after the last `\n` in B[0:h]
+/// 3. if h falls inside an escape sequence, h moves back to its start;
+/// 4. `--cut lines`: h moves back to just after the last `\n` in B[0:h]
 ///    when that loses at most floor(H/4) bytes.
 pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
     let h = budget
@@ -76,6 +76,7 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
         .min(n)
         .min(line_limit_end.unwrap_or(u64::MAX));
     let h = utf8::move_head_back(h, n, |i| head[i as usize]);
+    let h = out_of_sequence_back(head, h as usize) as u64;
     match budget.cut {
         CutMode::Lines => lines::snap_head(head, h, budget.head),
         CutMode::Bytes => h,
@@ -86,7 +87,8 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
 /// 1. t = n - T (in the budget's measure), and with `--lines N` at least
 ///    the start of the last N - floor(N/2) lines;
 /// 2. while B[t] is a UTF-8 continuation byte, t moves forward (at most 3);
-/// 3. `--cut lines`: t moves forward to just after the first `\n` at or
+/// 3. if t falls inside an escape sequence, t moves forward to its end;
+/// 4. `--cut lines`: t moves forward to just after the first `\n` at or
 ///    after t-1 when that loses at most floor(T/4) bytes.
 fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
     let mut t = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
@@ -94,11 +96,33 @@ fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
         t = t.max(start_of_last_lines(kept, max - max / 2));
     }
     let t = utf8::move_tail_forward(t, kept.n, |i| kept.tail_from(i)[0]);
+    let t = out_of_sequence_forward(kept, t);
     match budget.cut {
         // t > h >= 0 here, so B[t-1] is a kept byte.
         CutMode::Lines => t + lines::snap_tail(kept.tail_from(t - 1), budget.tail),
         CutMode::Bytes => t,
     }
+}
+
+/// Where the grammar may start reading before `at`: the line's start (no
+/// sequence crosses a newline), at most [`ESCAPE_LOOKBACK`] bytes back.
+fn text_start(bytes: &[u8], at: usize) -> usize {
+    let from = at.saturating_sub(ESCAPE_LOOKBACK);
+    memrchr(b'\n', &bytes[from..at]).map_or(from, |p| from + p + 1)
+}
+
+/// `at`, or the start of the escape sequence it falls inside.
+fn out_of_sequence_back(bytes: &[u8], at: usize) -> usize {
+    escape::sequence_around(bytes, text_start(bytes, at), at).unwrap_or(at)
+}
+
+/// t, or the end of the escape sequence it falls inside (the end of the
+/// stream, for one that never ends).
+fn out_of_sequence_forward(kept: &Kept, t: u64) -> u64 {
+    let window = kept.tail_from(kept.tail_start);
+    let at = (t - kept.tail_start) as usize;
+    let from = text_start(window, at);
+    escape::sequence_end(window, from, at).map_or(kept.n, |end| kept.tail_start + end as u64)
 }
 
 /// Where the last `count` lines of B start; at or before the first kept
@@ -133,9 +157,12 @@ pub(crate) fn settled_head(
     arrived: usize,
 ) -> usize {
     match cut {
+        // A line end is never inside an escape sequence.
         CutMode::Lines => {
             lines::last_line_end(head, settled.max(added_from), arrived).unwrap_or(settled)
         }
-        CutMode::Bytes => utf8::complete_characters(&head[..arrived]),
+        CutMode::Bytes => {
+            out_of_sequence_back(head, utf8::complete_characters(&head[..arrived])).max(settled)
+        }
     }
 }

@@ -5,7 +5,8 @@
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 
-use crate::report::{ChildExit, ChildReport, Cut, SpillReport, StreamReport};
+use crate::escape;
+use crate::report::{ChildExit, ChildReport, Cut, KeptLines, SpillReport, StreamReport};
 use crate::size::format_duration;
 use crate::sys::signal_name;
 
@@ -41,7 +42,21 @@ pub(crate) fn write_stream(
     if report.head.last().is_some_and(|&b| b != b'\n') {
         out.write_all(b"\n")?;
     }
-    write_marker(out, cut, report.spill.as_ref())?;
+    let gaps = gaps(cut, &report.kept, report.hidden_matches);
+    let mut before: &[u8] = &report.head;
+    for gap in &gaps {
+        if gap.bytes > 0 {
+            // A marker painted in the text's colour would hide among it.
+            if escape::leaves_style_on(before) {
+                out.write_all(RESET_STYLE)?;
+            }
+            write_marker(out, gap, report.spill.as_ref())?;
+        }
+        if let Some(kept) = gap.then_kept {
+            out.write_all(&kept.bytes)?;
+            before = &kept.bytes;
+        }
+    }
     out.write_all(&report.tail)?;
     if header == HeaderPlace::Bottom {
         if report.tail.last().is_some_and(|&b| b != b'\n') {
@@ -52,20 +67,72 @@ pub(crate) fn write_stream(
     Ok(())
 }
 
+/// SGR 0: back to the terminal's default colours and style.
+const RESET_STYLE: &[u8] = b"\x1b[0m";
+
+/// One stretch of the middle that was left out.
+struct Gap<'a> {
+    bytes: u64,
+    first_line: u64,
+    last_line: u64,
+    /// Matching lines not shown (on the last marker only).
+    hidden_matches: u64,
+    /// The kept lines that follow it.
+    then_kept: Option<&'a KeptLines>,
+}
+
+/// The middle B[h:t] less the kept blocks: the gaps between them, each with
+/// its own byte count and raw line range. Empty gaps (a kept line right at
+/// a cut, or two blocks apart by nothing) get no marker.
+fn gaps<'a>(cut: &Cut, kept: &'a [KeptLines], hidden_matches: u64) -> Vec<Gap<'a>> {
+    let mut gaps = Vec::new();
+    let mut start = cut.head_end;
+    let mut first_line = cut.first_omitted_line;
+    for block in kept {
+        gaps.push(Gap {
+            bytes: block.start - start,
+            first_line,
+            last_line: block.first_line.saturating_sub(1),
+            hidden_matches: 0,
+            then_kept: Some(block),
+        });
+        start = block.start + block.bytes.len() as u64;
+        first_line = block.last_line + 1;
+    }
+    gaps.push(Gap {
+        bytes: cut.tail_start - start,
+        first_line,
+        last_line: cut.last_omitted_line,
+        hidden_matches: 0,
+        then_kept: None,
+    });
+    gaps.retain(|gap| gap.bytes > 0 || gap.then_kept.is_some());
+    // A gap of nothing shows no marker, but its kept lines still come.
+    if let Some(last) = gaps.iter_mut().rev().find(|gap| gap.bytes > 0) {
+        last.hidden_matches = hidden_matches;
+    }
+    gaps
+}
+
 fn write_header(out: &mut impl Write, report: &StreamReport) -> io::Result<()> {
     write!(
         out,
         "Warning: truncated output (original token count: {})\nTotal output lines: {}\n",
         report.tokens, report.lines
-    )
+    )?;
+    if report.cleaned {
+        writeln!(
+            out,
+            "Cleaned: {} raw bytes became {} bytes",
+            report.raw_bytes, report.bytes
+        )?;
+    }
+    Ok(())
 }
 
-fn write_marker(out: &mut impl Write, cut: &Cut, spill: Option<&SpillReport>) -> io::Result<()> {
-    write!(out, "[... {} bytes truncated", cut.omitted_bytes())?;
-    let lines = format!(
-        "(lines {}-{})",
-        cut.first_omitted_line, cut.last_omitted_line
-    );
+fn write_marker(out: &mut impl Write, gap: &Gap, spill: Option<&SpillReport>) -> io::Result<()> {
+    write!(out, "[... {} bytes truncated", gap.bytes)?;
+    let lines = format!("(lines {}-{})", gap.first_line, gap.last_line);
     match spill {
         None => {}
         Some(SpillReport::Saved(path)) => {
@@ -76,6 +143,13 @@ fn write_marker(out: &mut impl Write, cut: &Cut, spill: Option<&SpillReport>) ->
             write!(out, " {lines}; full output not saved: ")?;
             out.write_all(&escape_controls(reason.as_bytes()))?;
         }
+    }
+    if gap.hidden_matches > 0 {
+        write!(
+            out,
+            "; {} more matching lines not shown",
+            gap.hidden_matches
+        )?;
     }
     out.write_all(b" ...]\n")
 }
@@ -95,6 +169,34 @@ fn escape_controls(text: &[u8]) -> Vec<u8> {
         }
     }
     escaped
+}
+
+/// `--binary summary`'s one line for a binary stream of `bytes` bytes.
+pub(crate) fn binary_summary(bytes: u64, spill: Option<&SpillReport>) -> Vec<u8> {
+    let mut line = format!("[binary output: {bytes} bytes").into_bytes();
+    match spill {
+        None => {}
+        Some(SpillReport::Saved(path)) => {
+            line.extend_from_slice(b"; full output in ");
+            line.extend_from_slice(&escape_controls(path.as_os_str().as_bytes()));
+        }
+        Some(SpillReport::NotSaved(reason)) => {
+            line.extend_from_slice(b"; full output not saved: ");
+            line.extend_from_slice(&escape_controls(reason.as_bytes()));
+        }
+    }
+    line.extend_from_slice(b"]\n");
+    line
+}
+
+/// `--squeeze`'s marker for a line repeated `repeats` more times.
+pub(crate) fn repeat_marker(repeats: u64) -> Vec<u8> {
+    format!("[... previous line repeated {repeats} more times ...]\n").into_bytes()
+}
+
+/// `--max-line`'s marker inside a line, for `removed` bytes.
+pub(crate) fn line_cut_marker(removed: u64) -> Vec<u8> {
+    format!(" [... {removed} bytes of this line truncated ...] ").into_bytes()
 }
 
 /// The line that follows the output when a command did not exit 0, or
@@ -145,6 +247,10 @@ mod tests {
                 first_omitted_line: 3,
                 last_omitted_line: 4,
             }),
+            kept: Vec::new(),
+            hidden_matches: 0,
+            raw_bytes: 12,
+            cleaned: false,
             spill,
         }
     }

@@ -5,9 +5,9 @@
 use std::fs::File;
 use std::io;
 
-use crate::capture::Budget;
 use crate::config::Config;
 use crate::error::{Error, Problem};
+use crate::options::Plan;
 use crate::render::text;
 use crate::report::Report;
 use crate::sink::Sink;
@@ -17,12 +17,12 @@ use crate::spill::Spill;
 use crate::stream::{Printed, Problems, Stream};
 use crate::sys;
 
-pub(super) fn run(config: &Config, budget: Budget, inputs: &[Input]) -> Result<Report, Error> {
+pub(super) fn run(config: &Config, plan: Plan, inputs: &[Input]) -> Result<Report, Error> {
     let interruption =
         Interruption::install().map_err(Error::io("cannot install signal handlers"))?;
     let spill = config.spill.as_ref().map(Spill::create);
     let mut output = Printed::new(
-        Stream::new(budget, spill),
+        Stream::new(plan, spill),
         Sink::stdout(),
         "stdout",
         config.live,

@@ -31,21 +31,21 @@ use crate::spill;
 /// file is also an input or an output (nothing was done);
 /// [`Error::Io`] when toolcap itself cannot go on.
 pub fn run(config: &Config) -> Result<Report, Error> {
-    let budget = config.options.budget()?;
+    let plan = config.options.plan()?;
     match &config.mode {
         Mode::Filter(inputs) => {
             if let Some(target) = &config.spill {
                 spill::check_target(target, inputs, &[])?;
             }
-            filter::run(config, budget, inputs)
+            filter::run(config, plan, inputs)
         }
         Mode::Wrap(wrap) => {
             if wrap.argv.is_empty() {
                 return Err(Error::Usage("no command to run".into()));
             }
-            let stderr_budget = match wrap.stderr {
+            let stderr_plan = match wrap.stderr {
                 StderrMode::Merged => None,
-                StderrMode::Separate { max } => Some(config.options.stderr_budget(max)?),
+                StderrMode::Separate { max } => Some(config.options.stderr_plan(max)?),
             };
             if let Some(target) = &config.spill {
                 let stdin = if wrap.inherit_stdin {
@@ -53,14 +53,14 @@ pub fn run(config: &Config) -> Result<Report, Error> {
                 } else {
                     &[]
                 };
-                let siblings = if stderr_budget.is_some() {
+                let siblings = if stderr_plan.is_some() {
                     &[wrap::STDERR_SPILL_SUFFIX][..]
                 } else {
                     &[]
                 };
                 spill::check_target(target, stdin, siblings)?;
             }
-            wrap::run(config, wrap, budget, stderr_budget)
+            wrap::run(config, wrap, plan, stderr_plan)
         }
     }
 }

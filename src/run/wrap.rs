@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use signal_hook::consts::SIGKILL;
 
-use crate::capture::Budget;
 use crate::config::{Config, WrapConfig};
 use crate::error::{Error, Problem};
+use crate::options::Plan;
 use crate::render::text;
 use crate::report::{ChildExit, ChildReport, Report};
 use crate::sink::Sink;
@@ -26,8 +26,8 @@ pub(super) const STDERR_SPILL_SUFFIX: &str = ".stderr";
 pub(super) fn run(
     config: &Config,
     wrap: &WrapConfig,
-    budget: Budget,
-    stderr_budget: Option<Budget>,
+    plan: Plan,
+    stderr_plan: Option<Plan>,
 ) -> Result<Report, Error> {
     // Both before the child exists, so no signal or exit can slip past.
     let forwarder = Forwarder::install().map_err(Error::io("cannot install signal handlers"))?;
@@ -53,7 +53,7 @@ pub(super) fn run(
                 source,
             });
             return Ok(Report {
-                output: Stream::new(budget, None).finish(0, &mut problems),
+                output: Stream::new(plan, None).finish(0, &mut problems),
                 stderr: None,
                 child: Some(ChildReport {
                     exit,
@@ -72,14 +72,14 @@ pub(super) fn run(
 
     let header = config.options.has_header();
     let spill = config.spill.as_ref().map(Spill::create);
-    let mut stderr = stderr_budget.map(|budget| {
+    let mut stderr = stderr_plan.map(|plan| {
         let spill = spill
             .as_ref()
             .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
-        let stream = Stream::new(budget, spill);
+        let stream = Stream::new(plan, spill);
         Printed::new(stream, Sink::stderr(), "stderr", config.live, header)
     });
-    let stream = Stream::new(budget, spill);
+    let stream = Stream::new(plan, spill);
     let mut output = Printed::new(stream, Sink::stdout(), "stdout", config.live, header);
     let supervisor = Supervisor {
         group,

@@ -151,11 +151,20 @@ impl Spill {
         }
     }
 
+    /// What a marker says about it now.
+    pub(crate) fn note(&self) -> SpillReport {
+        match &self.failure {
+            Some(reason) => SpillReport::NotSaved(reason.clone()),
+            None => SpillReport::Saved(self.path.clone()),
+        }
+    }
+
     /// Closes the file. A `--spill-dir` file is removed when the output was
     /// not `truncated` (it was only a safety copy) or when writing it failed
     /// (the marker says it was not saved); its failure is then only a
     /// warning unless the output was cut.
     pub(crate) fn finish(self, truncated: bool) -> SpillEnd {
+        let report = self.note();
         drop(self.file);
         let remove = self.temporary && (!truncated || self.failure.is_some());
         let mut removal_failure = None;
@@ -168,10 +177,6 @@ impl Spill {
                 self.path.display()
             )));
         }
-        let report = match &self.failure {
-            Some(reason) => SpillReport::NotSaved(reason.clone()),
-            None => SpillReport::Saved(self.path),
-        };
         let failure = self.failure.map(Problem::Spill);
         let (problem, warning) = match (failure, self.temporary && !truncated) {
             (Some(failure), true) => (None, Some(failure)),

@@ -1,64 +1,249 @@
-//! The stage before the capper: transforms that clean the stream (strip
-//! escape codes, collapse `\r` redraws, squeeze repeats, ...) between the
-//! spill tee, which saves the raw bytes, and the capper, which caps the
-//! cleaned ones.
+//! The stage before the capper: transforms that clean the stream between
+//! the spill tee, which saves the raw bytes, and the capper, which caps the
+//! cleaned ones. They run in a fixed order: binary check, strip-ansi,
+//! collapse-cr, utf8, squeeze, max-line.
 //!
-//! Each transform consumes chunks as they arrive and emits its output into
-//! a buffer, so transforms chain and chunk edges are theirs to handle. The
-//! stage with no transforms hands chunks straight on, at no cost.
+//! Each transform consumes chunks as they arrive, handles chunk edges
+//! itself, and emits into the next one, borrowing from its input where it
+//! changes nothing, so a clean stream costs a scan and no copy. Lines keep
+//! their count through every transform except those that merge lines (a
+//! squeeze marker, the binary summary); those say how many input lines a
+//! merged line stands for, so that markers can still name raw lines.
+//!
+//! Memory is bounded: every transform holds at most a line (with its own
+//! limit) or a fixed-size probe.
+
+mod binary;
+mod collapse_cr;
+mod lines;
+mod max_line;
+mod squeeze;
+mod strip_ansi;
+mod utf8;
+
+use crate::report::SpillReport;
+
+/// Where a transform's output goes: the next transform, or the capper.
+pub(crate) trait Emit {
+    /// Bytes of the stream, line for line as in the input.
+    fn bytes(&mut self, bytes: &[u8]);
+    /// One whole line, ending in `\n`, that stands for `lines` lines of
+    /// the input (a squeeze marker stands for the repeats it replaces).
+    fn merged_line(&mut self, line: &[u8], lines: u64);
+}
+
+/// What a transform may need to know when the stream ends.
+pub(crate) struct Ending<'a> {
+    /// Where the raw stream was spilled, for the binary summary.
+    pub(crate) spill: Option<&'a SpillReport>,
+}
 
 /// One cleaning step of the stream.
 pub(crate) trait Transform {
-    /// Consumes `input` and appends what it emits so far to `out`.
-    fn push(&mut self, input: &[u8], out: &mut Vec<u8>);
-    /// The stream ended: appends whatever was held back.
-    fn finish(&mut self, out: &mut Vec<u8>);
+    /// Consumes `input` and emits what can be emitted so far.
+    fn push(&mut self, input: &[u8], out: &mut dyn Emit);
+
+    /// Consumes a whole line that stands for `lines` raw lines. A transform
+    /// that keeps lines one for one passes it on, changed as any line would
+    /// be, still standing for as many.
+    fn push_merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
+        let mut changed = Collected::default();
+        self.push(line, &mut changed);
+        out.merged_line(&changed.0, lines);
+    }
+
+    /// The stream ended: emits whatever was held back.
+    fn finish(&mut self, ending: &Ending, out: &mut dyn Emit);
+
+    /// Whether the output differs from the input so far.
+    fn changed(&self) -> bool;
+
+    /// Whether the output names the spill file (so it must be kept).
+    fn names_spill(&self) -> bool {
+        false
+    }
+}
+
+/// Collects emitted bytes (for a merged line passing a 1:1 transform).
+#[derive(Default)]
+struct Collected(Vec<u8>);
+
+impl Emit for Collected {
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    fn merged_line(&mut self, line: &[u8], _lines: u64) {
+        self.0.extend_from_slice(line);
+    }
+}
+
+/// Which transforms to run; all off by default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cleaning {
+    /// `--binary summary`.
+    pub(crate) binary_summary: bool,
+    pub(crate) strip_ansi: bool,
+    pub(crate) collapse_cr: bool,
+    pub(crate) utf8: bool,
+    pub(crate) squeeze: bool,
+    /// `--max-line SIZE`.
+    pub(crate) max_line: Option<u64>,
 }
 
 /// The transforms of one stream, in order.
 #[derive(Default)]
 pub(crate) struct Stage {
     transforms: Vec<Box<dyn Transform + Send>>,
-    /// Two reused buffers: one transform's output is the next one's input.
-    passed: Vec<u8>,
-    emitted: Vec<u8>,
 }
 
 impl Stage {
-    /// Runs `chunk` through every transform and hands the result on.
-    pub(crate) fn push(&mut self, chunk: &[u8], next: impl FnMut(&[u8])) {
-        self.run(Some(chunk), next);
+    pub(crate) fn new(cleaning: &Cleaning) -> Stage {
+        let mut transforms: Vec<Box<dyn Transform + Send>> = Vec::new();
+        if cleaning.binary_summary {
+            transforms.push(Box::new(binary::BinarySummary::default()));
+        }
+        if cleaning.strip_ansi {
+            transforms.push(Box::new(strip_ansi::StripAnsi::default()));
+        }
+        if cleaning.collapse_cr {
+            transforms.push(Box::new(collapse_cr::CollapseCr::default()));
+        }
+        if cleaning.utf8 {
+            transforms.push(Box::new(utf8::ReplaceInvalid::default()));
+        }
+        if cleaning.squeeze {
+            transforms.push(Box::new(squeeze::Squeeze::default()));
+        }
+        if let Some(limit) = cleaning.max_line {
+            transforms.push(Box::new(max_line::MaxLine::new(limit)));
+        }
+        Stage { transforms }
     }
 
-    /// Ends the stream: flushes what the transforms held back, in order.
-    pub(crate) fn finish(&mut self, next: impl FnMut(&[u8])) {
-        self.run(None, next);
+    /// Whether bytes pass unchanged: the capper then sees the raw stream.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.transforms.is_empty()
     }
 
-    /// One pass through the chain; `None` is the end of the stream.
-    fn run(&mut self, chunk: Option<&[u8]>, mut next: impl FnMut(&[u8])) {
-        if self.transforms.is_empty() {
-            if let Some(chunk) = chunk {
-                next(chunk);
-            }
-            return;
+    /// Runs `chunk` through every transform into `capper`.
+    pub(crate) fn push(&mut self, chunk: &[u8], capper: &mut dyn Emit) {
+        Chain {
+            rest: &mut self.transforms,
+            sink: capper,
         }
-        let (passed, emitted) = (&mut self.passed, &mut self.emitted);
-        for (index, transform) in self.transforms.iter_mut().enumerate() {
-            emitted.clear();
-            let input: &[u8] = if index == 0 {
-                chunk.unwrap_or_default()
-            } else {
-                passed
-            };
-            transform.push(input, emitted);
-            if chunk.is_none() {
-                transform.finish(emitted);
-            }
-            std::mem::swap(passed, emitted);
+        .bytes(chunk);
+    }
+
+    /// Ends the stream: each transform, in order, emits what it held back
+    /// into the ones after it.
+    pub(crate) fn finish(&mut self, ending: &Ending, capper: &mut dyn Emit) {
+        for index in 0..self.transforms.len() {
+            let (done, rest) = self.transforms.split_at_mut(index + 1);
+            done[index].finish(ending, &mut Chain { rest, sink: capper });
         }
-        if !passed.is_empty() {
-            next(passed);
+    }
+
+    /// Whether cleaning changed the stream.
+    pub(crate) fn changed(&self) -> bool {
+        self.transforms.iter().any(|transform| transform.changed())
+    }
+
+    /// Whether the cleaned stream names the spill file.
+    pub(crate) fn names_spill(&self) -> bool {
+        self.transforms.iter().any(|transform| transform.names_spill())
+    }
+}
+
+/// The transforms still ahead of some output, then the capper.
+struct Chain<'a> {
+    rest: &'a mut [Box<dyn Transform + Send>],
+    sink: &'a mut dyn Emit,
+}
+
+impl Emit for Chain<'_> {
+    fn bytes(&mut self, bytes: &[u8]) {
+        match self.rest.split_first_mut() {
+            None => self.sink.bytes(bytes),
+            Some((next, rest)) => next.push(
+                bytes,
+                &mut Chain {
+                    rest,
+                    sink: self.sink,
+                },
+            ),
         }
+    }
+
+    fn merged_line(&mut self, line: &[u8], lines: u64) {
+        match self.rest.split_first_mut() {
+            None => self.sink.merged_line(line, lines),
+            Some((next, rest)) => next.push_merged(
+                line,
+                lines,
+                &mut Chain {
+                    rest,
+                    sink: self.sink,
+                },
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Running a transform over chunkings, for the transforms' own tests.
+    use super::*;
+
+    /// What a transform emitted: the bytes, and each merged line's weight
+    /// with the offset it started at.
+    #[derive(Debug, Default, PartialEq, Eq)]
+    pub(crate) struct Output {
+        pub(crate) bytes: Vec<u8>,
+        pub(crate) merged: Vec<(usize, u64)>,
+    }
+
+    impl Emit for Output {
+        fn bytes(&mut self, bytes: &[u8]) {
+            self.bytes.extend_from_slice(bytes);
+        }
+
+        fn merged_line(&mut self, line: &[u8], lines: u64) {
+            self.merged.push((self.bytes.len(), lines));
+            self.bytes.extend_from_slice(line);
+        }
+    }
+
+    /// Runs `make()`'s transform over `input` cut into `chunk`-byte pieces.
+    pub(crate) fn run(
+        make: impl Fn() -> Box<dyn Transform + Send>,
+        input: &[u8],
+        chunk: usize,
+    ) -> Output {
+        let mut transform = make();
+        let mut output = Output::default();
+        for piece in input.chunks(chunk.max(1)) {
+            transform.push(piece, &mut output);
+        }
+        transform.finish(&Ending { spill: None }, &mut output);
+        output
+    }
+
+    /// The output for every chunking from 1 byte to the whole input; fails
+    /// if any differs from the whole-input run.
+    pub(crate) fn run_all_chunkings(
+        make: impl Fn() -> Box<dyn Transform + Send>,
+        input: &[u8],
+    ) -> Vec<u8> {
+        let whole = run(&make, input, input.len());
+        for chunk in 1..input.len() {
+            assert_eq!(
+                run(&make, input, chunk),
+                whole,
+                "chunks of {chunk} bytes differ on {:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        whole.bytes
     }
 }

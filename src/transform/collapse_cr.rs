@@ -1,0 +1,176 @@
+//! `--collapse-cr`: a progress bar redrawn with `\r` leaves only its last
+//! frame. In each line a bare `\r` (not part of `\r\n`) discards what came
+//! before it on that line, once more text follows it; a backspace removes
+//! the character before it. A frame longer than [`MAX_FRAME`] is passed on
+//! as it is, so memory stays bounded.
+
+use memchr::memchr2;
+
+use super::lines::segments;
+use super::{Emit, Ending, Transform};
+use crate::cut::utf8::is_continuation;
+
+/// The longest frame held back while its line is unfinished.
+const MAX_FRAME: usize = 1 << 20;
+
+const BACKSPACE: u8 = 0x08;
+
+#[derive(Default)]
+pub(crate) struct CollapseCr {
+    /// The current line's frame so far.
+    frame: Vec<u8>,
+    /// A bare `\r` was seen: the frame is dropped when more text comes.
+    redraw: bool,
+    /// The last byte was a `\r`; the next decides whether it is bare.
+    pending_cr: bool,
+    /// The frame outgrew [`MAX_FRAME`]: this line is passed on as it is.
+    passing: bool,
+    changed: bool,
+}
+
+impl CollapseCr {
+    /// Adds one byte of the current line (neither `\n` nor a pending `\r`).
+    fn add(&mut self, byte: u8, out: &mut dyn Emit) {
+        if self.passing {
+            out.bytes(&[byte]);
+            return;
+        }
+        match byte {
+            b'\r' => self.pending_cr = true,
+            BACKSPACE => {
+                self.changed = true;
+                if !self.redraw {
+                    pop_character(&mut self.frame);
+                }
+            }
+            _ => {
+                if self.redraw {
+                    self.frame.clear();
+                    self.redraw = false;
+                }
+                self.frame.push(byte);
+                if self.frame.len() > MAX_FRAME {
+                    out.bytes(&self.frame);
+                    self.frame.clear();
+                    self.passing = true;
+                }
+            }
+        }
+    }
+
+    /// Resolves a pending `\r` before `next` (`Some(b'\n')`: it was CRLF).
+    fn resolve_cr(&mut self, next: Option<u8>, out: &mut dyn Emit) {
+        if !std::mem::take(&mut self.pending_cr) {
+            return;
+        }
+        if next == Some(b'\n') {
+            self.frame.push(b'\r');
+        } else if self.passing {
+            out.bytes(b"\r");
+            // Collapsing resumes with the next frame.
+            self.passing = false;
+        } else {
+            self.changed = true;
+            self.redraw = true;
+        }
+    }
+
+    fn end_line(&mut self, terminator: &[u8], out: &mut dyn Emit) {
+        self.frame.extend_from_slice(terminator);
+        out.bytes(&self.frame);
+        self.frame.clear();
+        self.redraw = false;
+        self.passing = false;
+    }
+}
+
+/// Removes the last character: a lead byte with up to 3 continuation
+/// bytes after it, or else one byte (invalid UTF-8 counts byte by byte).
+fn pop_character(frame: &mut Vec<u8>) {
+    let len = frame.len();
+    let continuation = frame
+        .iter()
+        .rev()
+        .take(3)
+        .take_while(|&&b| is_continuation(b))
+        .count();
+    let lead = len - continuation;
+    if continuation > 0 && lead > 0 && frame[lead - 1] >= 0xC0 {
+        frame.truncate(lead - 1);
+    } else {
+        frame.truncate(len.saturating_sub(1));
+    }
+}
+
+impl Transform for CollapseCr {
+    fn push(&mut self, input: &[u8], out: &mut dyn Emit) {
+        for (segment, ends_line) in segments(input) {
+            let fresh = self.frame.is_empty() && !self.pending_cr && !self.redraw && !self.passing;
+            let body = &segment[..segment.len() - usize::from(ends_line)];
+            // A `\r` right before the `\n` is CRLF, not a redraw.
+            let plain = || memchr2(b'\r', BACKSPACE, body.strip_suffix(b"\r").unwrap_or(body)).is_none();
+            if fresh && ends_line && plain() {
+                // The common case: a whole plain line, passed on as it is.
+                out.bytes(segment);
+                continue;
+            }
+            for &byte in body {
+                self.resolve_cr(Some(byte), out);
+                self.add(byte, out);
+            }
+            if ends_line {
+                self.resolve_cr(Some(b'\n'), out);
+                self.end_line(b"\n", out);
+            }
+        }
+    }
+
+    fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
+        self.resolve_cr(None, out);
+        if !self.frame.is_empty() {
+            self.end_line(b"", out);
+        }
+    }
+
+    fn changed(&self) -> bool {
+        self.changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transform::testing::run_all_chunkings;
+
+    fn collapse(input: &[u8]) -> Vec<u8> {
+        run_all_chunkings(|| Box::<CollapseCr>::default(), input)
+    }
+
+    #[test]
+    fn redraws_leave_the_last_frame() {
+        assert_eq!(collapse(b" 10%\r 50%\r100%\ndone\n"), b"100%\ndone\n");
+        // A trailing bare \r: the last frame drawn stays.
+        assert_eq!(collapse(b"10%\r20%\r"), b"20%");
+        assert_eq!(collapse(b"10%\r20%\r\n"), b"20%\r\n");
+        assert_eq!(collapse(b"a\r\rb\n"), b"b\n");
+    }
+
+    #[test]
+    fn crlf_is_not_a_redraw() {
+        assert_eq!(collapse(b"one\r\ntwo\r\n"), b"one\r\ntwo\r\n");
+    }
+
+    #[test]
+    fn backspace_removes_one_character() {
+        assert_eq!(collapse(b"abc\x08d\n"), b"abd\n");
+        assert_eq!(collapse("a€\x08b\n".as_bytes()), b"ab\n");
+        assert_eq!(collapse(b"\x08\x08x\n"), b"x\n");
+        assert_eq!(collapse(b"a\xff\x08b\n"), b"ab\n");
+    }
+
+    #[test]
+    fn plain_text_is_unchanged() {
+        let text = b"plain line\nanother \xff line\n\nlast";
+        assert_eq!(collapse(text), text);
+    }
+}
