@@ -94,6 +94,14 @@ pub(crate) struct Plan {
     pub(crate) keep: Option<KeepRules>,
 }
 
+impl Plan {
+    /// Whether capping costs more than counting bytes: cleaning or
+    /// `--keep` look at every line.
+    pub(crate) fn is_cpu_bound(&self) -> bool {
+        self.cleaning != Cleaning::default() || self.keep.is_some()
+    }
+}
+
 impl Options {
     /// The defaults: a 10k budget split evenly, cuts at lines, a header.
     pub fn new() -> Options {

@@ -4,6 +4,8 @@
 
 use std::fs::File;
 use std::io;
+use std::sync::mpsc;
+use std::thread;
 
 use crate::config::Config;
 use crate::error::{Error, Problem};
@@ -20,6 +22,7 @@ use crate::sys;
 pub(super) fn run(config: &Config, plan: Plan, inputs: &[Input]) -> Result<Report, Error> {
     let interruption =
         Interruption::install().map_err(Error::io("cannot install signal handlers"))?;
+    let read_ahead = plan.is_cpu_bound();
     let spill = config.spill.as_ref().map(Spill::create);
     let mut output = Printed::new(
         Stream::new(plan, spill),
@@ -29,34 +32,11 @@ pub(super) fn run(config: &Config, plan: Plan, inputs: &[Input]) -> Result<Repor
         config.options.has_header(),
     );
     let mut problems = Problems::default();
-    let mut buffer = vec![0; CHUNK_SIZE];
-    for input in inputs {
-        let mut feed = |chunk: &[u8]| feed(&mut output, chunk);
-        let result = match input {
-            Input::Stdin => pump(
-                &mut Interruptible::new(io::stdin().lock(), &interruption),
-                &mut buffer,
-                &mut feed,
-            ),
-            Input::File(path) => File::open(path).and_then(|file| {
-                pump(
-                    &mut Interruptible::new(file, &interruption),
-                    &mut buffer,
-                    &mut feed,
-                )
-            }),
-        };
-        match result {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Stop) => break,
-            Err(source) => problems.errors.push(Problem::Input {
-                input: input.name(),
-                source,
-            }),
-        }
-        if interruption.caught().is_some() {
-            break;
-        }
+    let consume = |chunk: &[u8]| feed(&mut output, chunk);
+    if read_ahead {
+        problems.errors = read_on_a_thread(inputs, &interruption, consume);
+    } else {
+        problems.errors = read(inputs, &interruption, consume);
     }
     let interrupted_by = interruption.caught();
     let trailer = interrupted_by.map(text::interruption_line);
@@ -68,6 +48,87 @@ pub(super) fn run(config: &Config, plan: Plan, inputs: &[Input]) -> Result<Repor
         interrupted_by,
         problems: problems.errors,
         warnings: problems.warnings,
+    })
+}
+
+/// Reads the inputs in order through one buffer into `consume`, until it
+/// says stop or a signal interrupts; returns the inputs that failed.
+fn read(
+    inputs: &[Input],
+    interruption: &Interruption,
+    mut consume: impl FnMut(&[u8]) -> Flow,
+) -> Vec<Problem> {
+    let mut failed = Vec::new();
+    let mut buffer = vec![0; CHUNK_SIZE];
+    for input in inputs {
+        let result = match input {
+            Input::Stdin => pump(
+                &mut Interruptible::new(io::stdin().lock(), interruption),
+                &mut buffer,
+                &mut consume,
+            ),
+            Input::File(path) => File::open(path).and_then(|file| {
+                pump(
+                    &mut Interruptible::new(file, interruption),
+                    &mut buffer,
+                    &mut consume,
+                )
+            }),
+        };
+        match result {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Stop) => break,
+            Err(source) => failed.push(Problem::Input {
+                input: input.name(),
+                source,
+            }),
+        }
+        if interruption.caught().is_some() {
+            break;
+        }
+    }
+    failed
+}
+
+/// Chunks read ahead and not yet consumed: enough to keep both threads
+/// busy, few enough to bound memory (each is [`CHUNK_SIZE`]).
+const CHUNKS_IN_FLIGHT: usize = 4;
+
+/// [`read`] on a thread of its own, for streams whose cleaning costs CPU:
+/// the kernel's copy of the next chunks then overlaps the work on this
+/// one. Buffers go back to the reader to be refilled, so memory stays at
+/// a few chunks.
+fn read_on_a_thread(
+    inputs: &[Input],
+    interruption: &Interruption,
+    mut consume: impl FnMut(&[u8]) -> Flow,
+) -> Vec<Problem> {
+    let (full, filled) = mpsc::sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
+    let (empty, emptied) = mpsc::channel::<Vec<u8>>();
+    thread::scope(|scope| {
+        let reader = scope.spawn(move || {
+            read(inputs, interruption, |chunk| {
+                let mut copy = emptied.try_recv().unwrap_or_default();
+                copy.clear();
+                copy.extend_from_slice(chunk);
+                // The consumer hung up: it wants no more.
+                match full.send(copy) {
+                    Ok(()) => Flow::Continue,
+                    Err(_) => Flow::Stop,
+                }
+            })
+        });
+        for chunk in filled.iter() {
+            let flow = consume(&chunk);
+            // The reader may have finished; then the buffer is just freed.
+            let _ = empty.send(chunk);
+            if flow == Flow::Stop {
+                break;
+            }
+        }
+        // Dropping the receiver makes the reader's next send fail.
+        drop(filled);
+        reader.join().unwrap_or_default()
     })
 }
 

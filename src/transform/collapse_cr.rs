@@ -4,9 +4,8 @@
 //! the character before it. A frame longer than [`MAX_FRAME`] is passed on
 //! as it is, so memory stays bounded.
 
-use memchr::memchr2;
+use memchr::{memchr2, memrchr};
 
-use super::lines::segments;
 use super::{Emit, Ending, Transform};
 use crate::cut::utf8::is_continuation;
 
@@ -102,26 +101,61 @@ fn pop_character(frame: &mut Vec<u8>) {
     }
 }
 
+impl CollapseCr {
+    /// Whether no line is in progress.
+    fn is_fresh(&self) -> bool {
+        self.frame.is_empty() && !self.pending_cr && !self.redraw && !self.passing
+    }
+
+    /// Collapses the line in progress byte by byte, from `input[from..]`
+    /// through its `\n`; returns where the next line starts (or the end).
+    fn continue_line(&mut self, input: &[u8], from: usize, out: &mut dyn Emit) -> usize {
+        for (i, &byte) in input[from..].iter().enumerate() {
+            self.resolve_cr(Some(byte), out);
+            if byte == b'\n' {
+                self.end_line(b"\n", out);
+                return from + i + 1;
+            }
+            self.add(byte, out);
+        }
+        input.len()
+    }
+}
+
 impl Transform for CollapseCr {
+    /// Lines without a `\r` or backspace (CRLF aside) go out as they are,
+    /// many at once; only a line that has one is rebuilt byte by byte.
     fn push(&mut self, input: &[u8], out: &mut dyn Emit) {
-        for (segment, ends_line) in segments(input) {
-            let fresh = self.frame.is_empty() && !self.pending_cr && !self.redraw && !self.passing;
-            let body = &segment[..segment.len() - usize::from(ends_line)];
-            // A `\r` right before the `\n` is CRLF, not a redraw.
-            let plain = || memchr2(b'\r', BACKSPACE, body.strip_suffix(b"\r").unwrap_or(body)).is_none();
-            if fresh && ends_line && plain() {
-                // The common case: a whole plain line, passed on as it is.
-                out.bytes(segment);
+        let mut at = 0;
+        if !self.is_fresh() {
+            at = self.continue_line(input, 0, out);
+        }
+        // Whole plain lines from here on are not emitted yet.
+        let mut plain_from = at;
+        while at < input.len() {
+            let Some(found) = memchr2(b'\r', BACKSPACE, &input[at..]) else {
+                break;
+            };
+            let p = at + found;
+            if input[p] == b'\r' && input.get(p + 1) == Some(&b'\n') {
+                at = p + 2;
                 continue;
             }
-            for &byte in body {
-                self.resolve_cr(Some(byte), out);
-                self.add(byte, out);
+            let line_start = memrchr(b'\n', &input[plain_from..p]).map_or(plain_from, |q| plain_from + q + 1);
+            if line_start > plain_from {
+                out.bytes(&input[plain_from..line_start]);
             }
-            if ends_line {
-                self.resolve_cr(Some(b'\n'), out);
-                self.end_line(b"\n", out);
-            }
+            at = self.continue_line(input, line_start, out);
+            plain_from = at;
+        }
+        // The last line may still be redrawn by a later `\r`: it waits.
+        let rest = &input[plain_from..];
+        let end = memrchr(b'\n', rest).map_or(0, |q| q + 1);
+        if end > 0 {
+            out.bytes(&rest[..end]);
+        }
+        if end < rest.len() {
+            self.continue_line(rest, end, out);
         }
     }
 

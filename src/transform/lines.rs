@@ -1,25 +1,5 @@
-//! The line splitting the line-wise transforms share: a chunk as segments
-//! that each end a line, then the rest, which continues in the next chunk.
-
-use memchr::memchr;
-
-/// The pieces of `input`: each one ending in `\n` and then, if `input` does
-/// not end in one, the unfinished rest. Each comes with whether it ends a
-/// line.
-pub(crate) fn segments(input: &[u8]) -> impl Iterator<Item = (&[u8], bool)> {
-    let mut rest = input;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let (segment, ends_line) = match memchr(b'\n', rest) {
-            Some(p) => (&rest[..=p], true),
-            None => (rest, false),
-        };
-        rest = &rest[segment.len()..];
-        Some((segment, ends_line))
-    })
-}
+//! What the line-wise transforms share about lines: where a line's text
+//! ends and its terminator begins.
 
 /// The line without its terminator (`\n` or `\r\n`), and the terminator.
 pub(crate) fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
@@ -32,16 +12,6 @@ pub(crate) fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn segments_end_lines_then_the_rest() {
-        let pieces: Vec<_> = segments(b"a\nbc\n\nd").collect();
-        assert_eq!(
-            pieces,
-            [(&b"a\n"[..], true), (b"bc\n", true), (b"\n", true), (b"d", false)]
-        );
-        assert_eq!(segments(b"").count(), 0);
-    }
 
     #[test]
     fn terminators_are_lf_or_crlf() {

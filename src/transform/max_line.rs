@@ -5,7 +5,9 @@
 //! a long line's head goes out as soon as the line is known to be too long,
 //! and only its last bytes are held.
 
-use super::lines::{segments, split_terminator};
+use memchr::{memchr, memchr_iter};
+
+use super::lines::split_terminator;
 use super::{Emit, Ending, Transform};
 use crate::capture::TailRing;
 use crate::cut::utf8::{move_head_back, move_tail_forward};
@@ -108,25 +110,54 @@ fn head_part(line: &[u8], budget: usize) -> usize {
 }
 
 impl Transform for MaxLine {
+    /// Lines within the limit go out as they are, many at once.
     fn push(&mut self, input: &[u8], out: &mut dyn Emit) {
-        for (segment, ends_line) in segments(input) {
+        let mut at = 0;
+        // Finish a line that began in an earlier chunk.
+        if self.long.is_some() || !self.held.is_empty() {
+            let end = memchr(b'\n', input).map_or(input.len(), |p| p + 1);
+            let segment = &input[..end];
+            let ends_line = segment.last() == Some(&b'\n');
             if let Some(long) = &mut self.long {
                 long.seen += segment.len() as u64;
                 long.last.push(segment, |_| {});
                 if ends_line && let Some(long) = self.long.take() {
                     self.end_long(long, out);
                 }
+            } else {
+                self.held.extend_from_slice(segment);
+                if ends_line {
+                    let line = std::mem::take(&mut self.held);
+                    self.whole_line(&line, out);
+                } else if self.held.len() > self.limit.saturating_add(TERMINATOR) {
+                    self.start_long(out);
+                }
+            }
+            at = end;
+        }
+        let mut short_from = at;
+        let base = at;
+        for newline in memchr_iter(b'\n', &input[base..]) {
+            let (start, end) = (at, base + newline + 1);
+            at = end;
+            // Cheap test first: a line no longer than the limit, newline
+            // included, is short whatever its terminator.
+            if end - start <= self.limit || split_terminator(&input[start..end]).0.len() <= self.limit {
                 continue;
             }
-            if ends_line && self.held.is_empty() {
-                self.whole_line(segment, out);
-                continue;
+            if short_from < start {
+                out.bytes(&input[short_from..start]);
             }
-            self.held.extend_from_slice(segment);
-            if ends_line {
-                let line = std::mem::take(&mut self.held);
-                self.whole_line(&line, out);
-            } else if self.held.len() > self.limit.saturating_add(TERMINATOR) {
+            self.whole_line(&input[start..end], out);
+            short_from = end;
+        }
+        if short_from < at {
+            out.bytes(&input[short_from..at]);
+        }
+        let rest = &input[at..];
+        if !rest.is_empty() {
+            self.held.extend_from_slice(rest);
+            if self.held.len() > self.limit.saturating_add(TERMINATOR) {
                 self.start_long(out);
             }
         }

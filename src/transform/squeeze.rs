@@ -4,7 +4,8 @@
 //! are. Lines are compared whole, terminator included, up to
 //! [`MAX_COMPARED`] bytes; a longer line is never squeezed.
 
-use super::lines::segments;
+use memchr::{memchr, memchr_iter};
+
 use super::{Emit, Ending, Transform};
 use crate::render::text::repeat_marker;
 
@@ -24,12 +25,22 @@ pub(crate) struct Squeeze {
     changed: bool,
 }
 
+/// Whether two lines are identical. Log lines that differ mostly differ
+/// near their end (counters, ids, durations) after a shared prefix (a
+/// timestamp, a level): comparing the last bytes first finds most
+/// differences at once.
+fn same_line(a: &[u8], b: &[u8]) -> bool {
+    const END: usize = 16;
+    a.len() == b.len() && a[a.len().saturating_sub(END)..] == b[b.len().saturating_sub(END)..] && a == b
+}
+
 impl Squeeze {
-    /// Ends a run: one repeat is shown as it is, more become the marker.
-    fn end_run(&mut self, out: &mut dyn Emit) {
+    /// Ends a run of repeats of `previous`: one is shown as it is, more
+    /// become the marker.
+    fn end_run(&mut self, previous: &[u8], out: &mut dyn Emit) {
         match std::mem::take(&mut self.repeats) {
             0 => {}
-            1 => out.bytes(self.previous.as_deref().unwrap_or_default()),
+            1 => out.bytes(previous),
             repeats => {
                 self.changed = true;
                 out.merged_line(&repeat_marker(repeats), repeats);
@@ -37,61 +48,135 @@ impl Squeeze {
         }
     }
 
-    /// A whole line: counted as a repeat, or passed on.
-    fn line(&mut self, line: &[u8], out: &mut dyn Emit) {
-        if line.len() > MAX_COMPARED {
-            self.end_run(out);
-            self.previous = None;
-            out.bytes(line);
-            return;
-        }
-        if self.previous.as_deref() == Some(line) {
+    /// Ends a run of repeats of the line held from an earlier chunk.
+    fn end_held_run(&mut self, out: &mut dyn Emit) {
+        let previous = self.previous.take();
+        self.end_run(previous.as_deref().unwrap_or_default(), out);
+        self.previous = previous;
+    }
+
+    /// A whole line that arrived over several chunks.
+    fn assembled_line(&mut self, line: &[u8], out: &mut dyn Emit) {
+        if line.len() <= MAX_COMPARED && self.previous.as_deref() == Some(line) {
             self.repeats += 1;
             return;
         }
-        self.end_run(out);
+        self.end_held_run(out);
         out.bytes(line);
-        match &mut self.previous {
-            Some(previous) => {
-                previous.clear();
-                previous.extend_from_slice(line);
-            }
-            None => self.previous = Some(line.to_vec()),
+        self.remember(line);
+    }
+
+    /// Whether `input[start..end]` repeats the previous line (`last` in the
+    /// chunk, else the held one), whose length is already known to match.
+    fn repeats_last(&self, input: &[u8], last: Option<(usize, usize)>, start: usize, end: usize) -> bool {
+        let line = &input[start..end];
+        match last {
+            Some((s, e)) => same_line(&input[s..e], line),
+            None => self.previous.as_deref().is_some_and(|p| same_line(p, line)),
         }
+    }
+
+    /// Makes `line` the one later lines are compared with (none, for a
+    /// line too long to compare).
+    fn remember(&mut self, line: &[u8]) {
+        if line.len() > MAX_COMPARED {
+            self.previous = None;
+            return;
+        }
+        let previous = self.previous.get_or_insert_with(Vec::new);
+        previous.clear();
+        previous.extend_from_slice(line);
     }
 }
 
 impl Transform for Squeeze {
+    /// Lines that are not repeats go out as they are, many at once; the
+    /// line they are compared with is borrowed from the chunk while it is
+    /// in it, and copied only at the chunk's end.
     fn push(&mut self, input: &[u8], out: &mut dyn Emit) {
-        for (segment, ends_line) in segments(input) {
+        let mut at = 0;
+        // Finish a line that began in an earlier chunk.
+        if self.passing || !self.partial.is_empty() {
+            let end = memchr(b'\n', input).map_or(input.len(), |p| p + 1);
+            let ends_line = end <= input.len() && input[..end].last() == Some(&b'\n');
             if self.passing {
-                out.bytes(segment);
+                out.bytes(&input[..end]);
                 self.passing = !ends_line;
-                continue;
-            }
-            if !ends_line || !self.partial.is_empty() {
-                self.partial.extend_from_slice(segment);
+            } else {
+                self.partial.extend_from_slice(&input[..end]);
                 if ends_line {
                     let line = std::mem::take(&mut self.partial);
-                    self.line(&line, out);
+                    self.assembled_line(&line, out);
                     self.partial = line;
                     self.partial.clear();
                 } else if self.partial.len() > MAX_COMPARED {
-                    self.end_run(out);
+                    self.end_held_run(out);
                     self.previous = None;
                     out.bytes(&self.partial);
                     self.partial.clear();
                     self.passing = true;
                 }
+            }
+            at = end;
+        }
+        // Whole lines. `pending`: where lines not yet emitted begin;
+        // `last`: the previous line when it lies in this chunk (else the
+        // held one), and `last_len` its length (0: none to compare with), so
+        // that most lines are told apart by their length alone.
+        let mut pending = at;
+        let mut last: Option<(usize, usize)> = None;
+        let mut last_len = self.previous.as_ref().map_or(0, Vec::len);
+        let base = at;
+        for newline in memchr_iter(b'\n', &input[base..]) {
+            let (start, end) = (at, base + newline + 1);
+            at = end;
+            let len = end - start;
+            if len == last_len && self.repeats_last(input, last, start, end) {
+                if pending < start {
+                    out.bytes(&input[pending..start]);
+                }
+                self.repeats += 1;
+                pending = end;
                 continue;
             }
-            self.line(segment, out);
+            if self.repeats > 0 {
+                match last {
+                    Some((s, e)) => self.end_run(&input[s..e], out),
+                    None => self.end_held_run(out),
+                }
+            }
+            if len > MAX_COMPARED {
+                // A line too long to compare breaks any comparison.
+                self.previous = None;
+                (last, last_len) = (None, 0);
+                out.bytes(&input[pending..end]);
+                pending = end;
+            } else {
+                (last, last_len) = (Some((start, end)), len);
+            }
+        }
+        if pending < at {
+            out.bytes(&input[pending..at]);
+        }
+        if let Some((s, e)) = last {
+            self.remember(&input[s..e]);
+        }
+        let rest = &input[at..];
+        if !rest.is_empty() {
+            self.partial.extend_from_slice(rest);
+            if self.partial.len() > MAX_COMPARED {
+                self.end_held_run(out);
+                self.previous = None;
+                out.bytes(&self.partial);
+                self.partial.clear();
+                self.passing = true;
+            }
         }
     }
 
     fn push_merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
         // A merged line is never a repeat of anything.
-        self.end_run(out);
+        self.end_held_run(out);
         self.previous = None;
         out.merged_line(line, lines);
     }
@@ -99,9 +184,9 @@ impl Transform for Squeeze {
     fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
         if !self.partial.is_empty() {
             let line = std::mem::take(&mut self.partial);
-            self.line(&line, out);
+            self.assembled_line(&line, out);
         }
-        self.end_run(out);
+        self.end_held_run(out);
     }
 
     fn changed(&self) -> bool {

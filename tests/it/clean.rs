@@ -1,0 +1,387 @@
+//! Cleaning and keeping: real tool output (coloured compiler and test
+//! runner output against the same tools without colour, a progress bar),
+//! and the byte-level cases of the README's "Cleaning" section.
+
+use crate::common::{TempDir, assert_output, repeated, toolcap, truncated};
+
+/// toolcap's stdout for `args` on `input`, which must succeed.
+fn run(args: &[&str], input: &[u8]) -> Vec<u8> {
+    let output = toolcap()
+        .args(args)
+        .write_stdin(input.to_vec())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success(), "{output:?}");
+    output.stdout
+}
+
+/// `expected` with the header's `Cleaned:` line added after its second line.
+fn with_cleaned_line(expected: &[u8], raw: usize, cleaned: usize) -> Vec<u8> {
+    let text = String::from_utf8_lossy(expected);
+    let (first_two, rest) = text.split_once("\n\n").expect("a header and a blank line");
+    format!("{first_two}\nCleaned: {raw} raw bytes became {cleaned} bytes\n\n{rest}").into_bytes()
+}
+
+#[test]
+fn coloured_compiler_output_strips_to_the_plain_output() {
+    let dir = TempDir::new("coloured-rustc");
+    let source: String = (0..100)
+        .map(|i| format!("fn f{i}() -> u32 {{ \"not a number {i}\" }}\n"))
+        .collect();
+    std::fs::write(dir.join("broken.rs"), source + "fn main() {}\n").expect("write source");
+    let compile = |colour: &str| {
+        std::process::Command::new("rustc")
+            .current_dir(dir.path())
+            .args([colour, "--crate-type=bin", "-o", "/dev/null", "broken.rs"])
+            .output()
+            .expect("run rustc")
+            .stderr
+    };
+    let coloured = compile("--color=always");
+    let plain = compile("--color=never");
+    assert!(coloured.contains(&0x1b), "rustc printed no colour");
+    assert_ne!(coloured.len(), plain.len());
+    // Same budget, same cuts: the cleaned coloured log is the plain log.
+    let from_plain = run(&["--max", "2k"], &plain);
+    let from_coloured = run(&["--max", "2k", "--strip-ansi"], &coloured);
+    assert_eq!(
+        String::from_utf8_lossy(&from_coloured),
+        String::from_utf8_lossy(&with_cleaned_line(&from_plain, coloured.len(), plain.len()))
+    );
+    assert!(
+        String::from_utf8_lossy(&from_plain).contains("error: aborting due to 100 previous errors")
+    );
+}
+
+#[test]
+fn coloured_test_runner_output_strips_to_the_plain_output() {
+    let run_tests = |colour: bool| -> Vec<u8> {
+        let (green, red, reset) = if colour {
+            ("\x1b[32m", "\x1b[1;31m", "\x1b[0m")
+        } else {
+            ("", "", "")
+        };
+        let mut log = String::from("running 300 tests\n");
+        for i in 0..300 {
+            let verdict = if i == 150 {
+                format!("{red}FAILED{reset}")
+            } else {
+                format!("{green}ok{reset}")
+            };
+            log.push_str(&format!("test tests::case_{i} ... {verdict}\n"));
+        }
+        log.push_str(&format!(
+            "\ntest result: {red}FAILED{reset}. 299 passed; 1 failed\n"
+        ));
+        log.into_bytes()
+    };
+    let (coloured, plain) = (run_tests(true), run_tests(false));
+    let args = ["--max", "1k", "--keep", "FAILED"];
+    let from_plain = run(&args, &plain);
+    let from_coloured = run(&[&args[..], &["--strip-ansi"]].concat(), &coloured);
+    assert_eq!(
+        from_coloured,
+        with_cleaned_line(&from_plain, coloured.len(), plain.len())
+    );
+    let text = String::from_utf8_lossy(&from_plain);
+    assert!(
+        text.contains(" bytes truncated ...]\ntest tests::case_150 ... FAILED\n[... "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_progress_bar_leaves_its_last_frame() {
+    let mut log = b"Downloading\n".to_vec();
+    for percent in 0..=100 {
+        let bar = "#".repeat(percent / 5);
+        log.extend_from_slice(format!("\r[{bar:<20}] {percent:>3}%").as_bytes());
+    }
+    log.extend_from_slice(b"\ndone\r\n");
+    assert_output(
+        &["--collapse-cr"],
+        log,
+        "Downloading\n[####################] 100%\ndone\r\n",
+    );
+}
+
+#[test]
+fn a_squeezed_run_is_counted_in_raw_lines() {
+    // a, b, c, then x ten times (raw lines 4-13), then d, e, f. Squeezed:
+    // x, and a marker standing for raw lines 5-13; d is raw line 14.
+    let mut input = b"a\nb\nc\n".to_vec();
+    input.extend_from_slice(&repeated("x\n", 10));
+    input.extend_from_slice(b"d\ne\nf\n");
+    let dir = TempDir::new("squeeze-raw-lines");
+    let spill = dir.join("full");
+    let stdout = run(
+        &[
+            "--squeeze",
+            "--max",
+            "8",
+            "--spill",
+            &spill.display().to_string(),
+        ],
+        &input,
+    );
+    // The cleaned stream is 60 bytes: the cut keeps "a\nb\n" and "e\nf\n".
+    let expected = with_cleaned_line(
+        &truncated(
+            60,
+            8,
+            b"a\nb\n",
+            &format!(
+                "[... 52 bytes truncated (lines 3-14); full output in {} ...]",
+                spill.display()
+            ),
+            b"e\nf\n",
+        ),
+        32,
+        60,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        String::from_utf8_lossy(&expected)
+    );
+    assert_eq!(
+        std::fs::read(&spill).expect("spill"),
+        input,
+        "the spill is raw"
+    );
+    // `sed -n '3,14p'` of the spill file is what the 52 cleaned bytes
+    // stand for: c, the ten x (the first of them was in the cleaned
+    // stream, the marker stood for the rest) and d.
+    let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
+    assert_eq!(
+        lines[2..14].concat(),
+        [&b"c\n"[..], &repeated("x\n", 10), b"d\n"].concat()
+    );
+}
+
+#[test]
+fn kept_lines_come_from_the_middle_only_and_every_byte_is_counted() {
+    // FAILED in the head (line 1), the middle (line 20 and 40) and the
+    // tail (last line): only the middle ones are added.
+    let mut input = b"FAILED first\n".to_vec();
+    for i in 2..60 {
+        let line = if i == 20 || i == 40 {
+            format!("line {i:02} FAILED\n")
+        } else {
+            format!("line {i:02} ok....\n")
+        };
+        input.extend_from_slice(line.as_bytes());
+    }
+    input.extend_from_slice(b"FAILED last\n");
+    // 13 + 58 * 15 + 12 = 895 bytes; head 13 ("FAILED first\n"), tail 12.
+    let stdout = run(
+        &[
+            "--head",
+            "13",
+            "--tail",
+            "12",
+            "--keep",
+            "FAILED",
+            "--keep-max",
+            "100",
+        ],
+        &input,
+    );
+    let text = String::from_utf8_lossy(&stdout);
+    assert_eq!(
+        text,
+        "Warning: truncated output (original token count: 224)\n\
+         Total output lines: 60\n\
+         \n\
+         FAILED first\n\
+         [... 270 bytes truncated ...]\n\
+         line 20 FAILED\n\
+         [... 285 bytes truncated ...]\n\
+         line 40 FAILED\n\
+         [... 285 bytes truncated ...]\n\
+         FAILED last\n"
+    );
+    // 13 + 270 + 15 + 285 + 15 + 285 + 12 = 895.
+}
+
+#[test]
+fn matching_lines_beyond_keep_max_are_counted() {
+    let mut input = b"start\n".to_vec();
+    for i in 0..10 {
+        input.extend_from_slice(format!("error {i}\n").as_bytes());
+        input.extend_from_slice(&repeated("fine\n", 10));
+    }
+    input.extend_from_slice(b"end\n");
+    // 6 + 10 * (8 + 50) + 4 = 590 bytes. Each "error N\n" is 8 bytes: a
+    // 20-byte keep budget holds two, the middle's other 564 bytes are gaps.
+    let stdout = run(
+        &[
+            "--head",
+            "6",
+            "--tail",
+            "4",
+            "--keep-errors",
+            "--keep-max",
+            "20",
+        ],
+        &input,
+    );
+    let text = String::from_utf8_lossy(&stdout);
+    assert_eq!(
+        text,
+        "Warning: truncated output (original token count: 148)\n\
+         Total output lines: 112\n\
+         \n\
+         start\n\
+         error 0\n\
+         [... 50 bytes truncated ...]\n\
+         error 1\n\
+         [... 514 bytes truncated; 8 more matching lines not shown ...]\n\
+         end\n"
+    );
+}
+
+#[test]
+fn binary_input_becomes_one_line_naming_the_spill_file() {
+    let mut binary = b"\x7fELF\x02\x01\x01\0\0\0".to_vec();
+    binary.extend((0..20_000u32).map(|i| (i % 251) as u8));
+    assert_output(
+        &["--binary", "summary"],
+        binary.clone(),
+        "[binary output: 20010 bytes]\n",
+    );
+    let dir = TempDir::new("binary-summary");
+    let spill = dir.join("full.bin");
+    assert_output(
+        &["--clean", "--spill", &spill.display().to_string()],
+        binary.clone(),
+        format!(
+            "[binary output: 20010 bytes; full output in {}]\n",
+            spill.display()
+        ),
+    );
+    assert_eq!(std::fs::read(&spill).expect("spill"), binary);
+    // A --spill-dir file is kept: the summary names it.
+    let spill_dir = dir.join("store");
+    let stdout = run(
+        &["--clean", "--spill-dir", &spill_dir.display().to_string()],
+        &binary,
+    );
+    let files: Vec<_> = std::fs::read_dir(&spill_dir)
+        .expect("spill dir")
+        .map(|entry| entry.expect("entry").path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        format!(
+            "[binary output: 20010 bytes; full output in {}]\n",
+            files[0].display()
+        )
+    );
+    // Text, even with --clean, passes unchanged.
+    assert_output(&["--clean"], "plain text\n", "plain text\n");
+}
+
+#[test]
+fn cuts_never_land_inside_an_escape_sequence() {
+    // "ab" then red "cdef", reset, "gh": with --cut bytes a 4-byte head
+    // would end inside ESC[31m (bytes 2-6); it moves back to the ESC. The
+    // tail's 6 bytes (t = 12) would start inside ESC[0m (bytes 11-14); it
+    // moves forward past it, to 15. 18 bytes, 13 left out.
+    let input = b"ab\x1b[31mcdef\x1b[0mgh\n";
+    let stdout = run(&["--cut", "bytes", "--head", "4", "--tail", "6"], input);
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        "Warning: truncated output (original token count: 5)\n\
+         Total output lines: 1\n\
+         \n\
+         ab\n\
+         [... 13 bytes truncated ...]\n\
+         gh\n"
+    );
+}
+
+#[test]
+fn a_marker_after_coloured_text_resets_the_colour_first() {
+    // The head keeps "\x1b[31mred 1\n" (red is still on): the marker line
+    // starts with ESC[0m. Plain text never gets it.
+    let input = b"\x1b[31mred 1\nred 2\nred 3\x1b[0m\nplain\n";
+    let stdout = run(&["--head", "11", "--tail", "6"], input);
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        "Warning: truncated output (original token count: 9)\n\
+         Total output lines: 4\n\
+         \n\
+         \x1b[31mred 1\n\
+         \x1b[0m[... 16 bytes truncated ...]\n\
+         plain\n"
+    );
+    let plain = run(
+        &["--head", "6", "--tail", "6"],
+        b"red 1\nred 2\nred 3\nplain\n",
+    );
+    assert!(!plain.contains(&0x1b));
+}
+
+#[test]
+fn crlf_is_not_a_redraw_and_clean_text_is_untouched() {
+    let crlf = repeated("windows line\r\n", 5);
+    assert_output(&["--collapse-cr", "--squeeze"], crlf.clone(), {
+        let mut expected = b"windows line\r\n".to_vec();
+        expected.extend_from_slice(b"[... previous line repeated 4 more times ...]\n");
+        expected
+    });
+    let text: Vec<u8> = (0..200)
+        .flat_map(|i| format!("line {i}\n").into_bytes())
+        .collect();
+    assert_output(&["--clean"], text.clone(), text);
+}
+
+#[test]
+fn max_line_keeps_both_ends_of_long_lines() {
+    let long = format!("{}{}\n", "a".repeat(50), "z".repeat(50));
+    assert_output(
+        &["--max-line", "10"],
+        format!("short\n{long}end\n"),
+        "short\naaaaa [... 90 bytes of this line truncated ...] zzzzz\nend\n",
+    );
+}
+
+#[test]
+fn utf8_replaces_invalid_bytes() {
+    assert_output(
+        &["--utf8"],
+        b"ok \xff\xfe \xe2\x82 done\n".to_vec(),
+        "ok \u{FFFD}\u{FFFD} \u{FFFD} done\n",
+    );
+}
+
+#[test]
+fn cleaning_works_in_wrap_mode_on_each_stream() {
+    toolcap()
+        .args([
+            "--clean",
+            "--stderr",
+            "separate",
+            "-c",
+            "printf '\\033[32mgreen\\033[0m\\n'; printf 'a\\ra\\rb\\n' >&2; exit 3",
+        ])
+        .assert()
+        .code(3)
+        .stdout("green\n[exit status: 3]\n")
+        .stderr("b\n");
+}
+
+#[test]
+fn keep_options_need_a_pattern_and_a_valid_regex() {
+    toolcap()
+        .args(["--keep-context", "2"])
+        .assert()
+        .code(2)
+        .stderr("toolcap: --keep-context and --keep-max need --keep or --keep-errors\n");
+    toolcap()
+        .args(["--keep", "(unclosed"])
+        .assert()
+        .code(2)
+        .stderr("toolcap: invalid value '(unclosed' for '--keep': unclosed group\n");
+}
