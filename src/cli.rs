@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
-use toolcap::size::{
-    SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent,
+use toolcap::{
+    Binary, Config, CutMode, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
+    WrapConfig, parse_count, parse_duration, parse_size, parse_size_or_percent,
 };
-use toolcap::{Binary, Config, CutMode, Input, Mode, Options, SpillTarget, StderrMode, WrapConfig};
 
 const DEFAULT_SHELL: &str = "/bin/sh";
 
@@ -93,15 +93,15 @@ of --spill-dir (--no-spill turns it off). Empty values count as unset.",
     ),
 ];
 
-/// The three ways to call toolcap, for the man page's SYNOPSIS.
-#[cfg(test)]
+/// The three ways to call toolcap: the usage line and the man page's
+/// SYNOPSIS.
 const SYNOPSIS: [&str; 3] = [
     "[OPTIONS] [FILE]...",
     "[OPTIONS] -- PROGRAM [ARGS]...",
     "[OPTIONS] -c STRING",
 ];
 
-const WRAP_MODE: &str = "Wrap mode (with -- PROGRAM or -c STRING)";
+const WRAP_MODE: &str = "Wrap mode";
 const CLEANING: &str = "Cleaning (before the cap; the spill file stays raw)";
 const KEEPING: &str = "Keeping lines from the cut middle";
 
@@ -117,7 +117,7 @@ const KEEPING: &str = "Keeping lines from the cut middle";
 )]
 struct Args {
     /// Files to read, in order, as one stream ('-' or none: stdin)
-    #[arg(value_name = "FILE", conflicts_with = "wrapped")]
+    #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 
     /// Budget for the kept output (head + tail) [default: 10k]
@@ -468,36 +468,26 @@ fn command() -> clap::Command {
         .iter()
         .map(|(title, text)| format!("{title}:\n{text}"))
         .collect();
-    Args::command().after_long_help(after.join("\n\n"))
+    let usage: Vec<String> = SYNOPSIS
+        .iter()
+        .enumerate()
+        .map(|(index, form)| {
+            let indent = if index == 0 { "" } else { "       " };
+            format!("{indent}toolcap {form}")
+        })
+        .collect();
+    Args::command()
+        .override_usage(usage.join("\n"))
+        .after_long_help(after.join("\n\n"))
 }
 
-/// Why parsing ended without a `Config`: help or version (to stdout,
-/// exit 0), or a usage error (one line to stderr, exit 2).
+/// Why parsing ended without a `Config`: help or version (for stdout,
+/// exit 0), or a usage error (one line for stderr, exit 2).
 pub enum Stop {
     /// `--help` or `--version`: clap prints it, coloured only on a terminal.
     Info(clap::Error),
     /// A usage error, as one line.
     Usage(String),
-}
-
-impl Stop {
-    /// Prints help or version to stdout, or the error to stderr.
-    pub fn print(&self) {
-        use std::io::Write;
-        // If the terminal is gone there is no one left to tell.
-        let _ = match self {
-            Stop::Info(info) => info.print(),
-            Stop::Usage(message) => writeln!(std::io::stderr().lock(), "toolcap: {message}"),
-        };
-    }
-
-    /// 0 for help and version, 2 for a usage error.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            Stop::Info(_) => 0,
-            Stop::Usage(_) => 2,
-        }
-    }
 }
 
 /// Parses the process's arguments and environment into a `Config`.
@@ -520,7 +510,8 @@ fn parse_from(
     let args = Args::from_arg_matches(&matches).map_err(|err| Stop::Usage(one_line(&err)))?;
     // `toolcap --` alone would read stdin and hang on a terminal: what
     // follows `--` is the program, and there is none.
-    if args.program.is_empty() && argv.last().is_some_and(|last| last == "--") {
+    let dangling_separator = argv.last().is_some_and(|last| last == "--");
+    if args.program.is_empty() && args.command.is_none() && dangling_separator {
         return Err(Stop::Usage(
             "no program after '--': give one, as in 'toolcap -- make test'".into(),
         ));
@@ -533,6 +524,21 @@ fn parse_from(
 /// suggestions kept, except the tip to write `-- -1`, which would run a
 /// program named `-1`.
 fn one_line(err: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    // A value our parsers refused: built from its parts, so that a value
+    // with a newline in it is quoted whole.
+    if err.kind() == ErrorKind::ValueValidation
+        && let (Some(ContextValue::String(arg)), Some(ContextValue::String(value))) = (
+            err.get(ContextKind::InvalidArg),
+            err.get(ContextKind::InvalidValue),
+        )
+    {
+        let reason = std::error::Error::source(err).map(ToString::to_string);
+        return format!(
+            "invalid value '{value}' for '{arg}': {}",
+            reason.unwrap_or_default()
+        );
+    }
     let text = err.render().to_string();
     let mut lines = text.lines();
     let first = lines.next().unwrap_or_default();
@@ -561,19 +567,6 @@ fn one_line(err: &clap::Error) -> String {
     message
 }
 
-/// Wrap-only options, by the name a user typed them with.
-const WRAP_ONLY: [&str; 9] = [
-    "--shell",
-    "--stderr",
-    "--stderr-max",
-    "--timeout",
-    "--kill-after",
-    "--drain",
-    "--no-status",
-    "--no-stdin",
-    "--plain-env",
-];
-
 impl Args {
     fn into_config(self, env: impl Fn(&str) -> Option<OsString>) -> Result<Config, String> {
         // An empty variable counts as unset, as for most tools.
@@ -582,15 +575,12 @@ impl Args {
         match (self.max, self.tokens) {
             (Some(max), _) => options = options.max(max),
             (None, Some(tokens)) => options = options.tokens(tokens),
-            // With both --head and --tail, they are the budget; a default
-            // from the environment does not limit them.
-            (None, None) if self.head.is_some() && self.tail.is_some() => {}
             (None, None) => {
                 if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;
                     let max =
                         parse_size(text).map_err(|err| format!("invalid TOOLCAP_MAX: {err}"))?;
-                    options = options.max(max);
+                    options = options.max_from_environment(max);
                 }
             }
         }
@@ -641,21 +631,20 @@ impl Args {
             (None, Some(dir), _) => Some(SpillTarget::Dir(dir)),
             (None, None, false) => env("TOOLCAP_SPILL_DIR").map(|dir| SpillTarget::Dir(dir.into())),
         };
-        let given_wrap_only: Vec<&str> = [
-            self.shell.is_some(),
-            self.stderr.is_some(),
-            self.stderr_max.is_some(),
-            self.timeout.is_some(),
-            self.kill_after.is_some(),
-            self.drain.is_some(),
-            self.no_status,
-            self.no_stdin,
-            self.plain_env,
-        ]
-        .into_iter()
-        .zip(WRAP_ONLY)
-        .filter_map(|(given, name)| given.then_some(name))
-        .collect();
+        let wrap_only = [
+            ("--shell", self.shell.is_some()),
+            ("--stderr", self.stderr.is_some()),
+            ("--stderr-max", self.stderr_max.is_some()),
+            ("--timeout", self.timeout.is_some()),
+            ("--kill-after", self.kill_after.is_some()),
+            ("--drain", self.drain.is_some()),
+            ("--no-status", self.no_status),
+            ("--no-stdin", self.no_stdin),
+            ("--plain-env", self.plain_env),
+        ];
+        let given_wrap_only = wrap_only
+            .iter()
+            .find_map(|(name, given)| given.then_some(*name));
         let argv = match (self.command, self.program) {
             (Some(string), _) => Some(vec![
                 self.shell.unwrap_or_else(|| DEFAULT_SHELL.into()),
@@ -670,9 +659,16 @@ impl Args {
             }
             _ => None,
         };
+        if argv.is_some() && !self.files.is_empty() {
+            return Err(
+                "FILE arguments and a command cannot be combined: toolcap caps either FILEs or \
+                 what a command prints"
+                    .into(),
+            );
+        }
         let mode = match argv {
             None => {
-                if let Some(name) = given_wrap_only.first() {
+                if let Some(name) = given_wrap_only {
                     return Err(format!(
                         "{name} is for wrap mode: give a command, as in 'toolcap {name} ... -- \
                          PROGRAM' or '-c STRING'"

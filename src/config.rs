@@ -51,7 +51,7 @@ pub enum Mode {
 #[non_exhaustive]
 pub struct WrapConfig {
     /// The program and its arguments (for `-c`, the shell, `-c`, STRING).
-    /// Never empty.
+    /// Must not be empty: [`run`](crate::run()) refuses an empty one.
     pub argv: Vec<OsString>,
     /// Whether stderr shares stdout's pipe.
     pub stderr: StderrMode,

@@ -60,7 +60,7 @@ unix_only! {
     mod report;
     mod run;
     mod sink;
-    pub mod size;
+    mod size;
     mod source;
     mod spill;
     mod stream;
@@ -74,7 +74,7 @@ unix_only! {
     pub use render::render;
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
     pub use run::run;
-    pub use size::SizeOrPercent;
+    pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;
     pub use spill::SpillTarget;
 
@@ -92,6 +92,12 @@ unix_only! {
     /// ```
     pub struct Capper {
         stream: stream::Stream,
+    }
+
+    impl std::fmt::Debug for Capper {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Capper").finish_non_exhaustive()
+        }
     }
 
     impl Capper {

@@ -26,9 +26,15 @@ const EXIT_SIGNAL_BASE: u8 = 128;
 fn main() -> ExitCode {
     let config = match cli::parse() {
         Ok(config) => config,
-        Err(stop) => {
-            stop.print();
-            return ExitCode::from(stop.exit_code());
+        Err(cli::Stop::Info(info)) => {
+            // Help and version go to stdout; nothing is left to do if it
+            // is gone.
+            let _ = info.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(cli::Stop::Usage(message)) => {
+            print_error(&message);
+            return ExitCode::from(EXIT_USAGE);
         }
     };
     let own_failure = match config.mode {
@@ -40,10 +46,6 @@ fn main() -> ExitCode {
         Err(Error::Usage(message)) => {
             print_error(&message);
             return ExitCode::from(EXIT_USAGE);
-        }
-        // The reader has all it wanted; see `Problem::is_broken_pipe`.
-        Err(Error::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
-            return ExitCode::SUCCESS;
         }
         Err(err) => {
             print_error(&err);
@@ -57,8 +59,14 @@ fn main() -> ExitCode {
 /// it did not succeed; 128+N after an interrupting signal N; `own_failure`
 /// when a problem remains; else 0.
 fn exit_status(report: &Report, own_failure: u8) -> u8 {
+    // Two streams (stdout and a separate stderr) may fail the same way.
+    let mut warned: Vec<String> = Vec::new();
     for warning in &report.warnings {
-        print_error(&format_args!("warning: {warning}"));
+        let warning = warning.to_string();
+        if !warned.contains(&warning) {
+            print_error(&format_args!("warning: {warning}"));
+            warned.push(warning);
+        }
     }
     let mut failed = false;
     for problem in report.problems.iter().filter(|p| !p.is_broken_pipe()) {
@@ -95,7 +103,21 @@ fn signal_status(signal: i32) -> u8 {
     EXIT_SIGNAL_BASE.wrapping_add(signal as u8)
 }
 
+/// Prints one line, `toolcap: MESSAGE`: a control character in a file name
+/// or a value is escaped, so the message stays on its line.
 fn print_error(message: &dyn std::fmt::Display) {
+    let line: String = message
+        .to_string()
+        .chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect();
     // Nothing sensible is left to do if stderr itself fails.
-    let _ = writeln!(io::stderr().lock(), "toolcap: {message}");
+    let _ = writeln!(io::stderr().lock(), "toolcap: {line}");
 }

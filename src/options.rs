@@ -53,6 +53,8 @@ pub enum Binary {
 #[non_exhaustive]
 pub struct Options {
     max: Option<u64>,
+    /// The default budget from the environment (`TOOLCAP_MAX`).
+    default_max: Option<u64>,
     tokens: Option<u64>,
     head: Option<SizeOrPercent>,
     tail: Option<SizeOrPercent>,
@@ -70,6 +72,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             max: None,
+            default_max: None,
             tokens: None,
             head: None,
             tail: None,
@@ -111,6 +114,15 @@ impl Options {
     /// `--max`: the budget for head + tail, in bytes (default 10,000).
     pub fn max(mut self, bytes: u64) -> Options {
         self.max = Some(bytes);
+        self
+    }
+
+    /// A default budget from the environment (`TOOLCAP_MAX`), used when
+    /// neither `max` nor `tokens` is given. Unlike `max`, it does not limit
+    /// `head` and `tail` given together (percentages are still of it), and
+    /// errors name it as `TOOLCAP_MAX`.
+    pub fn max_from_environment(mut self, bytes: u64) -> Options {
+        self.default_max = Some(bytes);
         self
     }
 
@@ -290,14 +302,18 @@ impl Options {
                 "--tokens",
                 tokens.checked_mul(BYTES_PER_TOKEN).ok_or_else(|| {
                     usage(format!(
-                        "invalid value '{tokens}' for '--tokens': too large (at most {})",
+                        "invalid value '{tokens}' for '--tokens <COUNT>': too large (at most {})",
                         u64::MAX / BYTES_PER_TOKEN
                     ))
                 })?,
             ),
             (None, None) => Limit {
-                name: "--max",
-                bytes: DEFAULT_MAX,
+                name: if self.default_max.is_some() {
+                    "TOOLCAP_MAX"
+                } else {
+                    "--max"
+                },
+                bytes: self.default_max.unwrap_or(DEFAULT_MAX),
                 explicit: false,
             },
         };
@@ -413,9 +429,21 @@ mod tests {
         );
         assert_eq!(split(o().max(10_000).head(Bytes(10_000))), Ok((10_000, 0)));
         // Both sides given: they are the budget, and the default 10k does
-        // not limit them.
+        // not limit them (nor does TOOLCAP_MAX), though percentages are of
+        // that default.
         let both = o().head(Bytes(1_000)).tail(Bytes(20_000));
         assert_eq!(split(both), Ok((1_000, 20_000)));
+        let from_env = o().max_from_environment(1_000).head(Percent(20)).tail(Percent(80));
+        assert_eq!(split(from_env), Ok((200, 800)));
+        let over_env = o().max_from_environment(100).head(Bytes(60)).tail(Bytes(50));
+        assert_eq!(split(over_env), Ok((60, 50)));
+        let env_head = o().max_from_environment(100).head(Bytes(200));
+        assert_eq!(
+            split(env_head),
+            Err("--head (200 bytes) exceeds TOOLCAP_MAX (100 bytes): TOOLCAP_MAX is the \
+                 ceiling for head and tail together"
+                .into())
+        );
         let rounded = o().max(7).head(Percent(50)).tail(Percent(50));
         assert_eq!(split(rounded), Ok((3, 3)));
         assert_eq!(split(o().tokens(10).head(Percent(50))), Ok((20, 20)));

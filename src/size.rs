@@ -6,12 +6,12 @@
 
 use std::time::Duration;
 
-/// The SIZE grammar, as quoted in error messages and `--help`.
-pub const SIZE_GRAMMAR: &str = "digits with an optional suffix b, k, kb, m, mb, g, gb (powers of 1000) \
+/// The SIZE grammar, as quoted in error messages.
+const SIZE_GRAMMAR: &str = "digits with an optional suffix b, k, kb, m, mb, g, gb (powers of 1000) \
      or ki, kib, mi, mib, gi, gib (powers of 1024), e.g. 10k or 4Mi";
 
-/// The DURATION grammar, as quoted in error messages and `--help`.
-pub const DURATION_GRAMMAR: &str =
+/// The DURATION grammar, as quoted in error messages.
+const DURATION_GRAMMAR: &str =
     "digits with an optional unit ms, s, m or h (plain digits are seconds), e.g. 500ms or 30s";
 
 /// Parses a byte count such as `10k` (10,000) or `10Ki` (10,240).
@@ -54,7 +54,7 @@ pub enum SizeOrPercent {
 
 impl SizeOrPercent {
     /// Resolves against `max`; a percentage is floor(max * pct / 100).
-    pub fn resolve(self, max: u64) -> u64 {
+    pub(crate) fn resolve(self, max: u64) -> u64 {
         match self {
             SizeOrPercent::Bytes(n) => n,
             // u128 because max * pct can overflow u64 for huge budgets.
@@ -104,7 +104,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Formats a duration in the largest unit that divides it exactly, so the
 /// status line repeats what the user most likely typed (`5m`, not `300s`).
-pub fn format_duration(duration: Duration) -> String {
+pub(crate) fn format_duration(duration: Duration) -> String {
     let millis = duration.as_millis();
     if millis == 0 || !millis.is_multiple_of(1000) {
         return format!("{millis}ms");

@@ -9,6 +9,7 @@
 use std::io::Write;
 
 use crate::capture::Capper;
+use crate::config::Config;
 use crate::error::Problem;
 use crate::measure;
 use crate::options::Plan;
@@ -131,19 +132,20 @@ pub(crate) struct Printed<W: Write> {
 }
 
 impl<W: Write> Printed<W> {
+    /// Prints `stream` to `sink` (called `name` in errors) as `config`
+    /// says: live or at the end, with or without the header.
     pub(crate) fn new(
         stream: Stream,
         sink: Sink<W>,
         name: &'static str,
-        live: bool,
-        header: bool,
+        config: &Config,
     ) -> Printed<W> {
         Printed {
             stream,
             sink,
             name,
-            live,
-            header,
+            live: config.live,
+            header: config.options.has_header(),
             printed: 0,
         }
     }

@@ -191,3 +191,15 @@ pub fn signal_name(signal: i32) -> Option<&'static str> {
 pub fn fd_metadata(fd: BorrowedFd<'_>) -> io::Result<std::fs::Metadata> {
     std::fs::File::from(fd.try_clone_to_owned()?).metadata()
 }
+
+/// Whether `signal` currently has its default action (not a handler, not
+/// ignored).
+pub fn has_default_action(signal: i32) -> bool {
+    // SAFETY: sigaction(2) with a null new action only reads the current
+    // one into `current`, which is a valid, zeroed sigaction.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+            && current.sa_sigaction == libc::SIG_DFL
+    }
+}

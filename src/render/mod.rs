@@ -1,5 +1,7 @@
 //! Report -> text: the renderers that turn the plain facts of a run into
-//! what toolcap prints. All of toolcap's output wording lives here.
+//! what toolcap prints. All the wording of the capped output (headers,
+//! markers, status lines, cleaning's markers) lives here; error messages
+//! stay with the code that detects the error.
 //!
 //! Only the default format exists so far ([`text`]); other styles and a
 //! JSON report are more renderers of the same [`Report`](crate::Report).

@@ -24,13 +24,7 @@ pub(super) fn run(config: &Config, plan: Plan, inputs: &[Input]) -> Result<Repor
         Interruption::install().map_err(Error::io("cannot install signal handlers"))?;
     let read_ahead = plan.is_cpu_bound();
     let spill = config.spill.as_ref().map(Spill::create);
-    let mut output = Printed::new(
-        Stream::new(plan, spill),
-        Sink::stdout(),
-        "stdout",
-        config.live,
-        config.options.has_header(),
-    );
+    let mut output = Printed::new(Stream::new(plan, spill), Sink::stdout(), "stdout", config);
     let mut problems = Problems::default();
     let consume = |chunk: &[u8]| feed(&mut output, chunk);
     if read_ahead {

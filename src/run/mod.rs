@@ -23,7 +23,12 @@ use crate::spill;
 /// mode SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to the command's
 /// process group, SIGCHLD is watched, toolcap becomes a child subreaper
 /// (Linux; this stays set), and when stdin is a terminal that toolcap owns
-/// the command's group gets the terminal for the run.
+/// the command's group gets the terminal for the run. When the run is
+/// over, a signal that had its default action before has it again.
+///
+/// stdout (and, with a separate stderr, stderr) stays locked for the whole
+/// run, so that the capped output is written in one piece: another thread
+/// that prints meanwhile waits.
 ///
 /// # Errors
 ///

@@ -70,17 +70,16 @@ pub(super) fn run(
     let group = spawned.group;
     let forwarding = forwarder.start(group);
 
-    let header = config.options.has_header();
     let spill = config.spill.as_ref().map(Spill::create);
     let mut stderr = stderr_plan.map(|plan| {
         let spill = spill
             .as_ref()
             .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
         let stream = Stream::new(plan, spill);
-        Printed::new(stream, Sink::stderr(), "stderr", config.live, header)
+        Printed::new(stream, Sink::stderr(), "stderr", config)
     });
     let stream = Stream::new(plan, spill);
-    let mut output = Printed::new(stream, Sink::stdout(), "stdout", config.live, header);
+    let mut output = Printed::new(stream, Sink::stdout(), "stdout", config);
     let supervisor = Supervisor {
         group,
         output: Some(spawned.output),

@@ -33,11 +33,11 @@ pub enum Input {
 }
 
 impl Input {
-    /// How errors name this input: `stdin`, or the path as given.
+    /// How errors name this input: `stdin`, or the path as given, quoted.
     pub fn name(&self) -> String {
         match self {
             Input::Stdin => "stdin".into(),
-            Input::File(path) => path.display().to_string(),
+            Input::File(path) => format!("'{}'", path.display()),
         }
     }
 }

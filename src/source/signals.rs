@@ -3,20 +3,61 @@
 //! are passed on to the child's process group.
 //!
 //! Both install process-wide handlers, so only the command-line entry
-//! points use them, and both remove their handlers when dropped.
+//! points use them. Once a run is over, a signal that had its default
+//! action before gets it again: signal-hook's handler stays installed
+//! (it cannot be taken back safely), so an action registered once per
+//! process performs the default action while no run handles the signal.
 
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::net::UnixStream;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Once};
 use std::thread;
 
 use signal_hook::SigId;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGKILL, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-use crate::sys::ProcessGroup;
+use crate::sys::{self, ProcessGroup};
+
+/// Runs that handle the signals now; while none does, `IDLE` is true.
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+static IDLE: AtomicBool = AtomicBool::new(true);
+
+/// Marks a run as handling the signals for as long as it lives.
+struct Handling;
+
+impl Handling {
+    fn start() -> io::Result<Handling> {
+        static DEFAULTS: Once = Once::new();
+        let mut failed = None;
+        DEFAULTS.call_once(|| {
+            for number in FORWARDED {
+                // A signal someone else handles or ignores is theirs.
+                if sys::has_default_action(number)
+                    && let Err(err) = signal_hook::flag::register_conditional_default(number, &IDLE)
+                {
+                    failed = Some(err);
+                }
+            }
+        });
+        if let Some(err) = failed {
+            return Err(err);
+        }
+        RUNS.fetch_add(1, Ordering::SeqCst);
+        IDLE.store(false, Ordering::SeqCst);
+        Ok(Handling)
+    }
+}
+
+impl Drop for Handling {
+    fn drop(&mut self) {
+        if RUNS.fetch_sub(1, Ordering::SeqCst) == 1 {
+            IDLE.store(true, Ordering::SeqCst);
+        }
+    }
+}
 
 /// The signals that interrupt filter mode (exit 128 + N).
 const INTERRUPTING: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
@@ -31,6 +72,7 @@ const FORWARDED: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
 pub(crate) struct Interruption {
     /// Readable once a signal came; never drained, so it stays readable.
     wake: UnixStream,
+    _handling: Handling,
     /// The first signal caught, or 0.
     signal: Arc<AtomicUsize>,
     registered: Vec<SigId>,
@@ -38,6 +80,7 @@ pub(crate) struct Interruption {
 
 impl Interruption {
     pub(crate) fn install() -> io::Result<Interruption> {
+        let handling = Handling::start()?;
         let (wake, notifier) = UnixStream::pair()?;
         let signal = Arc::new(AtomicUsize::new(0));
         let armed = Arc::new(AtomicBool::new(false));
@@ -63,6 +106,7 @@ impl Interruption {
         }
         Ok(Interruption {
             wake,
+            _handling: handling,
             signal,
             registered,
         })
@@ -97,21 +141,27 @@ impl Drop for Interruption {
 /// child that traps both could otherwise not be stopped from the keyboard.
 pub(crate) struct Forwarder {
     signals: Signals,
+    handling: Handling,
 }
 
 impl Forwarder {
     /// Installs the handlers; call before the child exists, so that no
     /// signal can slip past.
     pub(crate) fn install() -> io::Result<Forwarder> {
+        let handling = Handling::start()?;
         Ok(Forwarder {
             signals: Signals::new(FORWARDED)?,
+            handling,
         })
     }
 
     /// Starts forwarding to `group`.
     pub(crate) fn start(self, group: ProcessGroup) -> Forwarding {
         let group_alive = Arc::new(AtomicBool::new(true));
-        let mut signals = self.signals;
+        let Forwarder {
+            mut signals,
+            handling,
+        } = self;
         let handle = signals.handle();
         let thread = {
             let group_alive = Arc::clone(&group_alive);
@@ -132,6 +182,7 @@ impl Forwarder {
             handle,
             group_alive,
             thread,
+            _handling: handling,
         }
     }
 }
@@ -141,6 +192,7 @@ pub(crate) struct Forwarding {
     handle: signal_hook::iterator::Handle,
     group_alive: Arc<AtomicBool>,
     thread: thread::JoinHandle<()>,
+    _handling: Handling,
 }
 
 impl Forwarding {

@@ -107,6 +107,9 @@ pub(crate) struct Spill {
     /// A `--spill-dir` file: removed at the end unless the output was cut,
     /// and its failure loses nothing then.
     temporary: bool,
+    /// Whether this run created the file: only such a file is ever removed
+    /// (a failed spill's path may name someone else's file).
+    created: bool,
 }
 
 /// What became of a spill at the end of its stream.
@@ -166,7 +169,7 @@ impl Spill {
     pub(crate) fn finish(self, truncated: bool) -> SpillEnd {
         let report = self.note();
         drop(self.file);
-        let remove = self.temporary && (!truncated || self.failure.is_some());
+        let remove = self.created && self.temporary && (!truncated || self.failure.is_some());
         let mut removal_failure = None;
         if remove
             && let Err(err) = fs::remove_file(&self.path)
@@ -202,6 +205,7 @@ impl Spill {
                 file: Some(file),
                 failure: None,
                 temporary,
+                created: true,
             },
             Err(err) => {
                 let reason = format!("cannot create spill file '{}': {err}", path.display());
@@ -216,6 +220,7 @@ impl Spill {
             file: None,
             failure: Some(reason),
             temporary,
+            created: false,
         }
     }
 

@@ -16,8 +16,8 @@ fn unreadable_file_is_reported_and_the_others_are_read() {
         .code(1)
         .stdout("good\ngood\n")
         .stderr(
-            "toolcap: missing: No such file or directory (os error 2)\n\
-             toolcap: a-directory: Is a directory (os error 21)\n",
+            "toolcap: 'missing': No such file or directory (os error 2)\n\
+             toolcap: 'a-directory': Is a directory (os error 21)\n",
         );
 }
 
@@ -289,4 +289,50 @@ fn empty_environment_values_count_as_unset_and_no_spill_wins() {
         0,
         "--no-spill left a file"
     );
+}
+
+#[test]
+fn toolcap_max_is_what_percentages_are_of() {
+    // 20% + 80% of TOOLCAP_MAX=100: a head of 20 bytes and a tail of 80.
+    let input: Vec<u8> = (0..1000)
+        .flat_map(|i| format!("{i:04}\n").into_bytes())
+        .collect();
+    toolcap()
+        .env("TOOLCAP_MAX", "100")
+        .args(["--head", "20%", "--tail", "80%"])
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(truncated(
+            5_000,
+            1_000,
+            &input[..20],
+            "[... 4900 bytes truncated ...]",
+            &input[4_920..],
+        ));
+    toolcap()
+        .env("TOOLCAP_MAX", "100")
+        .args(["--head", "200"])
+        .assert()
+        .code(2)
+        .stderr(
+            "toolcap: --head (200 bytes) exceeds TOOLCAP_MAX (100 bytes): TOOLCAP_MAX is the \
+             ceiling for head and tail together\n",
+        );
+}
+
+#[test]
+fn control_characters_in_names_and_values_stay_escaped_on_one_line() {
+    toolcap()
+        .arg("no\nsuch")
+        .assert()
+        .code(1)
+        .stderr("toolcap: 'no\\nsuch': No such file or directory (os error 2)\n");
+    toolcap()
+        .arg("--max=1\n2")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "toolcap: invalid value '1\\n2' for '--max <SIZE>': invalid size '1\\n2': expected",
+        ));
 }

@@ -137,3 +137,41 @@ fn second_interrupt_kills_a_command_that_traps_both() {
         "started\n[killed by signal 9 (SIGKILL)]\n"
     );
 }
+
+/// After `toolcap::run` returns, SIGTERM kills the embedding process as it
+/// did before the run: the handlers of the run do not outlive it. The test
+/// runs itself again as the embedding process (its own binary, this test
+/// only, with a marker variable).
+#[test]
+fn signals_have_their_default_action_again_after_a_library_run() {
+    const CHILD: &str = "TOOLCAP_TEST_EMBEDDED_RUN";
+    if std::env::var_os(CHILD).is_some() {
+        for mode in [
+            toolcap::Mode::Filter(vec![toolcap::Input::Stdin]),
+            toolcap::Mode::Wrap(toolcap::WrapConfig::new(vec!["true".into()])),
+        ] {
+            toolcap::run(&toolcap::Config::new(mode)).expect("run");
+        }
+        let _ = crate::common::signals::kill(std::process::id() as i32, libc::SIGTERM);
+        std::thread::sleep(Duration::from_secs(5));
+        println!("STILL ALIVE");
+        return;
+    }
+    let output = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args([
+            "--exact",
+            "interrupt::signals_have_their_default_action_again_after_a_library_run",
+            "--nocapture",
+        ])
+        .env(CHILD, "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run the test binary");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        output.status.signal(),
+        Some(libc::SIGTERM),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}

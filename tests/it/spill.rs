@@ -375,6 +375,49 @@ fn spill_dir_that_is_a_file_says_not_a_directory() {
             b"abcd\n",
         ))
         .stderr(format!("toolcap: {reason}\n"));
+    assert!(file.is_file(), "toolcap removed the file it could not use");
+}
+
+/// A path that cannot be a spill directory is someone's file: it is never
+/// removed, nor its `.stderr` sibling, nor a symlink; and two streams
+/// failing the same way give one warning.
+#[test]
+fn spill_dir_never_removes_what_it_did_not_create() {
+    let dir = TempDir::new("spill-dir-not-mine");
+    let notes = dir.join("notes");
+    std::fs::write(&notes, "important\n").expect("write notes");
+    std::fs::write(dir.join("notes.stderr"), "keep\n").expect("write notes.stderr");
+    let link = dir.join("link");
+    std::os::unix::fs::symlink(&notes, &link).expect("symlink");
+    toolcap()
+        .args(["--stderr", "separate", "--spill-dir"])
+        .arg(&notes)
+        .args(["--", "sh", "-c", "echo o; echo e >&2"])
+        .assert()
+        .success()
+        .stdout("o\n")
+        .stderr(format!(
+            "e\ntoolcap: warning: cannot create spill directory '{}': not a directory\n",
+            notes.display()
+        ));
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&link)
+        .write_stdin("x\n")
+        .assert()
+        .success()
+        .stdout("x\n");
+    assert_eq!(std::fs::read(&notes).expect("notes"), b"important\n");
+    assert_eq!(
+        std::fs::read(dir.join("notes.stderr")).expect("sibling"),
+        b"keep\n"
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
 }
 
 /// A full cache disk must not fail every command whose output fit: the
