@@ -3,8 +3,14 @@
 //! Output failing must not stop the reading: a child must never block on a
 //! full pipe, and the spill file must still be completed. So a write after a
 //! failure is dropped, and the failure is reported once, at the end.
+//!
+//! Wrap mode writes through a thread of its own ([`Background`]): a slow
+//! reader of toolcap's output then holds up that thread, never the loop
+//! that drains the command's pipes.
 
-use std::io::{self, BufWriter, StderrLock, StdoutLock, Write};
+use std::io::{self, BufWriter, StdoutLock, Write};
+use std::sync::mpsc;
+use std::thread;
 
 /// Bytes buffered before a write(2): Rust's stdout alone is line-buffered
 /// even into a pipe, one system call per line. Flushed at the end, or per
@@ -24,10 +30,92 @@ impl Sink<BufWriter<StdoutLock<'static>>> {
     }
 }
 
-impl Sink<BufWriter<StderrLock<'static>>> {
-    /// Locked, block-buffered stderr (for a command's separate stderr).
-    pub(crate) fn stderr() -> Self {
-        Sink::new(BufWriter::with_capacity(OUTPUT_BUFFER, io::stderr().lock()))
+/// The end of an output: flushes it and says how writing it went.
+pub(crate) trait Close: Write {
+    fn close(self) -> io::Result<()>;
+}
+
+impl<W: Write> Close for BufWriter<W> {
+    fn close(mut self) -> io::Result<()> {
+        self.flush()
+    }
+}
+
+/// What the writing thread is asked to do.
+enum Request {
+    Write(Vec<u8>),
+    Flush,
+}
+
+/// A writer that hands every write to a thread owning the real output.
+/// Writes never block (the queue holds what `--live` printed and the rest
+/// at the end, bounded by the budget); failures come back from `close`.
+pub(crate) struct Background {
+    requests: mpsc::Sender<Request>,
+    writer: thread::JoinHandle<io::Result<()>>,
+}
+
+impl Background {
+    /// Locked, block-buffered stdout, written on a thread of its own.
+    pub(crate) fn stdout() -> Sink<Background> {
+        Sink::new(Background::spawn(|| {
+            BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock())
+        }))
+    }
+
+    /// The same for stderr (a command's separate stderr).
+    pub(crate) fn stderr() -> Sink<Background> {
+        Sink::new(Background::spawn(|| {
+            BufWriter::with_capacity(OUTPUT_BUFFER, io::stderr().lock())
+        }))
+    }
+
+    /// `open` runs on the thread: a locked stdout cannot change threads.
+    fn spawn<W: Write>(open: impl FnOnce() -> W + Send + 'static) -> Background {
+        let (requests, received) = mpsc::channel();
+        let writer = thread::spawn(move || {
+            let mut output = open();
+            let mut result = Ok(());
+            for request in received {
+                // After a failure the requests are drained, not written.
+                if result.is_err() {
+                    continue;
+                }
+                result = match request {
+                    Request::Write(bytes) => output.write_all(&bytes),
+                    Request::Flush => output.flush(),
+                };
+            }
+            result.and_then(|()| output.flush())
+        });
+        Background { requests, writer }
+    }
+}
+
+/// The thread having gone is the only way a request can fail.
+fn thread_gone() -> io::Error {
+    io::Error::other("the output thread stopped")
+}
+
+impl Write for Background {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.requests
+            .send(Request::Write(data.to_vec()))
+            .map_err(|_| thread_gone())?;
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.requests
+            .send(Request::Flush)
+            .map_err(|_| thread_gone())
+    }
+}
+
+impl Close for Background {
+    fn close(self) -> io::Result<()> {
+        drop(self.requests);
+        self.writer.join().unwrap_or_else(|_| Err(thread_gone()))
     }
 }
 
@@ -50,11 +138,16 @@ impl<W: Write> Sink<W> {
         self.last_byte.is_none_or(|b| b == b'\n')
     }
 
-    /// Flushes and returns the first failure, if any.
-    pub(crate) fn finish(mut self) -> io::Result<()> {
-        // Through the failure-recording path, so a flush error is kept too.
-        let _ = Write::flush(&mut self);
-        self.failure.map_or(Ok(()), Err)
+    /// Flushes and closes the output; returns the first failure, if any.
+    pub(crate) fn finish(self) -> io::Result<()>
+    where
+        W: Close,
+    {
+        let closed = self.inner.close();
+        match self.failure {
+            Some(failure) => Err(failure),
+            None => closed,
+        }
     }
 
     fn record<T>(&mut self, result: io::Result<T>) {

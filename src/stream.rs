@@ -15,7 +15,7 @@ use crate::measure;
 use crate::options::Plan;
 use crate::render::text::{self, HeaderPlace};
 use crate::report::StreamReport;
-use crate::sink::Sink;
+use crate::sink::{Close, Sink};
 use crate::spill::Spill;
 use crate::transform::{Emit, Ending, Stage};
 
@@ -120,7 +120,7 @@ impl Stream {
 
 /// A [`Stream`] printed to a sink: its head as it settles with `--live`,
 /// the rest at the end.
-pub(crate) struct Printed<W: Write> {
+pub(crate) struct Printed<W: Close> {
     stream: Stream,
     sink: Sink<W>,
     /// The sink's name in error messages: `stdout` or `stderr`.
@@ -131,7 +131,7 @@ pub(crate) struct Printed<W: Write> {
     printed: usize,
 }
 
-impl<W: Write> Printed<W> {
+impl<W: Close> Printed<W> {
     /// Prints `stream` to `sink` (called `name` in errors) as `config`
     /// says: live or at the end, with or without the header.
     pub(crate) fn new(

@@ -12,7 +12,7 @@ use crate::error::{Error, Problem};
 use crate::options::Plan;
 use crate::render::text;
 use crate::report::Report;
-use crate::sink::Sink;
+use crate::sink::{Close, Sink};
 use crate::source::signals::Interruption;
 use crate::source::{CHUNK_SIZE, Flow, Input, Interruptible, pump};
 use crate::spill::Spill;
@@ -128,7 +128,7 @@ fn read_on_a_thread(
 
 /// Feeds a chunk; stops when nobody can read the result any more (stdout
 /// failed or its reader left) and no spill file needs the rest.
-fn feed<W: io::Write>(output: &mut Printed<W>, chunk: &[u8]) -> Flow {
+fn feed<W: Close>(output: &mut Printed<W>, chunk: &[u8]) -> Flow {
     output.feed(chunk);
     let output_gone = output.output_failed() || sys::reader_has_gone(io::stdout());
     if output_gone && !output.is_spilling() {

@@ -12,7 +12,7 @@ use crate::error::{Error, Problem};
 use crate::options::Plan;
 use crate::render::text;
 use crate::report::{ChildExit, ChildReport, Report};
-use crate::sink::Sink;
+use crate::sink::Background;
 use crate::source::child::{self, SpawnError};
 use crate::source::signals::Forwarder;
 use crate::source::supervisor::{ExitAlarm, Pipe, Supervisor};
@@ -76,10 +76,10 @@ pub(super) fn run(
             .as_ref()
             .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
         let stream = Stream::new(plan, spill);
-        Printed::new(stream, Sink::stderr(), "stderr", config)
+        Printed::new(stream, Background::stderr(), "stderr", config)
     });
     let stream = Stream::new(plan, spill);
-    let mut output = Printed::new(stream, Sink::stdout(), "stdout", config);
+    let mut output = Printed::new(stream, Background::stdout(), "stdout", config);
     let supervisor = Supervisor {
         group,
         output: Some(spawned.output),

@@ -433,3 +433,45 @@ fn interactive_command_on_a_terminal_can_read_it() {
     let text = String::from_utf8_lossy(&stdout).replace('\r', "");
     assert!(text.contains("got typed\nexit 0\n"), "{text:?}");
 }
+
+/// A reader that does not read does not hold up the command: with `--live`
+/// the head goes to a full pipe, yet `--timeout` still fires on time.
+#[test]
+fn a_slow_reader_does_not_block_the_command_or_its_timeout() {
+    let dir = TempDir::new("slow-reader");
+    let mut run = KillOnDrop::group(dir.join("pgid"));
+    let killed = dir.join("killed");
+    let script = format!(
+        "echo $$ > {pgid}; trap ': > {killed}; exit 1' TERM; seq 400000; sleep 300 & wait",
+        pgid = run.pgid_file().display(),
+        killed = killed.display()
+    );
+    let started = Instant::now();
+    let child = run.spawn(
+        std_toolcap()
+            .args(["--live", "--max", "4M", "--timeout", "1s", "-c", &script])
+            .stdout(Stdio::piped()),
+    );
+    // Nothing reads toolcap's stdout until the command was stopped.
+    while !killed.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the timeout did not fire while nobody read the output"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_end(&mut stdout)
+        .expect("read toolcap's stdout");
+    assert_eq!(child.wait().expect("wait").code(), Some(124));
+    assert!(stdout.ends_with(b"400000\n[timed out after 1s]\n"));
+}
