@@ -4,7 +4,7 @@
 //! the character before it. A frame longer than [`MAX_FRAME`] is passed on
 //! as it is, so memory stays bounded.
 
-use memchr::{memchr2, memrchr};
+use memchr::{memchr2, memchr3, memrchr};
 
 use super::{Emit, Ending, Transform};
 use crate::cut::utf8::is_continuation;
@@ -28,32 +28,36 @@ pub(crate) struct CollapseCr {
 }
 
 impl CollapseCr {
-    /// Adds one byte of the current line (neither `\n` nor a pending `\r`).
-    fn add(&mut self, byte: u8, out: &mut dyn Emit) {
-        if self.passing {
+    /// A `\r` (whose meaning the next byte decides) or a backspace in the
+    /// current line.
+    fn add_control(&mut self, byte: u8, out: &mut dyn Emit) {
+        if byte == b'\r' {
+            self.pending_cr = true;
+        } else if self.passing {
             out.bytes(&[byte]);
+        } else {
+            self.changed = true;
+            if !self.redraw {
+                pop_character(&mut self.frame);
+            }
+        }
+    }
+
+    /// Adds text of the current line that holds no control byte.
+    fn add_text(&mut self, text: &[u8], out: &mut dyn Emit) {
+        if self.passing {
+            out.bytes(text);
             return;
         }
-        match byte {
-            b'\r' => self.pending_cr = true,
-            BACKSPACE => {
-                self.changed = true;
-                if !self.redraw {
-                    pop_character(&mut self.frame);
-                }
-            }
-            _ => {
-                if self.redraw {
-                    self.frame.clear();
-                    self.redraw = false;
-                }
-                self.frame.push(byte);
-                if self.frame.len() > MAX_FRAME {
-                    out.bytes(&self.frame);
-                    self.frame.clear();
-                    self.passing = true;
-                }
-            }
+        if self.redraw {
+            self.frame.clear();
+            self.redraw = false;
+        }
+        self.frame.extend_from_slice(text);
+        if self.frame.len() > MAX_FRAME {
+            out.bytes(&self.frame);
+            self.frame.clear();
+            self.passing = true;
         }
     }
 
@@ -107,16 +111,27 @@ impl CollapseCr {
         self.frame.is_empty() && !self.pending_cr && !self.redraw && !self.passing
     }
 
-    /// Collapses the line in progress byte by byte, from `input[from..]`
-    /// through its `\n`; returns where the next line starts (or the end).
+    /// Collapses the line in progress, from `input[from..]` through its
+    /// `\n`, a run of text at a time; returns where the next line starts
+    /// (or the end).
     fn continue_line(&mut self, input: &[u8], from: usize, out: &mut dyn Emit) -> usize {
-        for (i, &byte) in input[from..].iter().enumerate() {
+        let mut at = from;
+        while at < input.len() {
+            let text_end = memchr3(b'\r', BACKSPACE, b'\n', &input[at..]).map_or(input.len(), |p| at + p);
+            if text_end > at {
+                self.resolve_cr(Some(input[at]), out);
+                self.add_text(&input[at..text_end], out);
+                at = text_end;
+                continue;
+            }
+            let byte = input[at];
             self.resolve_cr(Some(byte), out);
             if byte == b'\n' {
                 self.end_line(b"\n", out);
-                return from + i + 1;
+                return at + 1;
             }
-            self.add(byte, out);
+            self.add_control(byte, out);
+            at += 1;
         }
         input.len()
     }
