@@ -6,7 +6,15 @@ complete -c toolcap -s n -l lines -d 'Also cap by lines: first N/2 and last N - 
 complete -c toolcap -l cut -d 'Where cuts land: lines (near a line boundary) or bytes' -r -f -a "lines\t''
 bytes\t''"
 complete -c toolcap -l spill -d 'Save every input byte to FILE (created 0600 or truncated)' -r -F
-complete -c toolcap -l spill-dir -d 'Save the full input in a new file in DIR; kept only if truncated' -r -F
+complete -c toolcap -l spill-dir -d 'Save the full input in the spill store DIR; kept only if cut' -r -F
+complete -c toolcap -l show -d 'Print a stored output byte for byte (ID: any unique prefix)' -r
+complete -c toolcap -l summary -d 'Print one line that stands for a stored output' -r
+complete -c toolcap -l retain -d 'Keep at most N outputs in the store [default: 200]' -r
+complete -c toolcap -l retain-size -d 'Keep at most SIZE of outputs in the store [default: 1Gi]' -r
+complete -c toolcap -l style -d 'Output format: toolcap, or codex (as the codex agent truncates)' -r -f -a "toolcap\t''
+codex\t''"
+complete -c toolcap -l header -d 'Header text, with placeholders (\'\' for none)' -r
+complete -c toolcap -l marker -d 'Marker text, with placeholders' -r
 complete -c toolcap -l max-line -d 'Shorten lines longer than SIZE, keeping both ends' -r
 complete -c toolcap -l binary -d 'Binary input: text (as is) or summary (one line)' -r -f -a "text\t''
 summary\t''"
@@ -21,8 +29,12 @@ complete -c toolcap -l stderr-max -d 'Budget for the separate stderr [default: -
 complete -c toolcap -l timeout -d 'Stop the command after DURATION (exit 124)' -r
 complete -c toolcap -l kill-after -d 'Wait this long after SIGTERM before SIGKILL [default: 5s]' -r
 complete -c toolcap -l drain -d 'Read at most this long after the command exits [default: 2s]' -r
+complete -c toolcap -l store -d 'Spill into the default store (~/.cache/toolcap/spill)'
 complete -c toolcap -l no-spill -d 'Do not spill, even when TOOLCAP_SPILL_DIR is set'
+complete -c toolcap -l list -d 'List the store\'s outputs, newest first'
+complete -c toolcap -l prune -d 'Apply retention to the store now'
 complete -c toolcap -l no-header -d 'Omit the warning header'
+complete -c toolcap -l json -d 'Print one JSON object (the report) instead of the text'
 complete -c toolcap -l live -d 'Print the head as it arrives; header lines go last'
 complete -c toolcap -l strip-ansi -d 'Remove ANSI escape sequences (colours, cursor moves)'
 complete -c toolcap -l collapse-cr -d 'Keep only the last frame of lines redrawn with \\r'

@@ -11,7 +11,8 @@ use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEn
 
 use toolcap::{
     Binary, Config, CutMode, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
-    WrapConfig, parse_count, parse_duration, parse_size, parse_size_or_percent,
+    StoreCommand, StoreTarget, Style, WrapConfig, parse_count, parse_duration, parse_size,
+    parse_size_or_percent,
 };
 
 const DEFAULT_SHELL: &str = "/bin/sh";
@@ -104,6 +105,7 @@ const SYNOPSIS: [&str; 3] = [
 const WRAP_MODE: &str = "Wrap mode";
 const CLEANING: &str = "Cleaning (before the cap; the spill file stays raw)";
 const KEEPING: &str = "Keeping lines from the cut middle";
+const STORE: &str = "Spill store";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -171,12 +173,13 @@ struct Args {
         short = 'n',
         long,
         value_name = "N",
-        value_parser = parse_count,
+        value_parser = parse_lines,
         long_help = "Also cap by lines: keep at most the first floor(N/2) and the last N - \
                      floor(N/2) lines. The byte budget still applies; the stricter of the two \
-                     wins at each end.\n\nExample: -n 100"
+                     wins at each end. With --show, A:B prints only lines A to B.\n\nExample: \
+                     -n 100"
     )]
-    lines: Option<u64>,
+    lines: Option<LinesArg>,
 
     /// Where cuts land: lines (near a line boundary) or bytes
     #[arg(
@@ -202,21 +205,112 @@ struct Args {
     )]
     spill: Option<PathBuf>,
 
-    /// Save the full input in a new file in DIR; kept only if truncated
+    /// Save the full input in the spill store DIR; kept only if cut
     #[arg(
         long,
         value_name = "DIR",
-        conflicts_with = "no_spill",
-        long_help = "Create DIR (mode 0700) if missing and write the full input to a new, \
-                     unpredictably named file in it (created exclusively, mode 0600). The file is \
-                     deleted at the end if the output was not truncated; failing to write it is \
-                     then only a warning. [env: TOOLCAP_SPILL_DIR]"
+        conflicts_with_all = ["no_spill", "store"],
+        long_help = "Use DIR as a spill store (created mode 0700 if missing; refused if another \
+                     user owns it or others can write to it): the full input goes to a new file \
+                     in it (created exclusively, mode 0600) under a short id. The file is kept, \
+                     and listed in DIR/index.jsonl, when the output names it (it was cut); \
+                     otherwise it is deleted, and failing to write it is only a warning. \
+                     [env: TOOLCAP_SPILL_DIR]"
     )]
     spill_dir: Option<PathBuf>,
+
+    /// Spill into the default store (~/.cache/toolcap/spill)
+    #[arg(
+        long,
+        conflicts_with = "no_spill",
+        help_heading = STORE,
+        long_help = "Use the default spill store, ${XDG_CACHE_HOME:-$HOME/.cache}/toolcap/spill, \
+                     as --spill-dir would. With --list, --show, --summary and --prune, the store \
+                     they read (also the default when no store is named)."
+    )]
+    store: bool,
 
     /// Do not spill, even when TOOLCAP_SPILL_DIR is set
     #[arg(long)]
     no_spill: bool,
+
+    /// List the store's outputs, newest first
+    #[arg(long, help_heading = STORE, group = "store_command")]
+    list: bool,
+
+    /// Print a stored output byte for byte (ID: any unique prefix)
+    #[arg(
+        long,
+        value_name = "ID",
+        help_heading = STORE,
+        group = "store_command",
+        long_help = "Print the stored output ID (any unique prefix of its id) byte for byte; with \
+                     --lines A:B, only its lines A to B (1-based, inclusive)."
+    )]
+    show: Option<String>,
+
+    /// Print one line that stands for a stored output
+    #[arg(
+        long,
+        value_name = "ID",
+        help_heading = STORE,
+        group = "store_command",
+        long_help = "Print one line a harness can put in place of a tool result it clears from \
+                     the context: [output ID: BYTES bytes, LINES lines, exit STATUS, COMMAND; \
+                     full output: toolcap --show ID]."
+    )]
+    summary: Option<String>,
+
+    /// Apply retention to the store now
+    #[arg(long, help_heading = STORE, group = "store_command")]
+    prune: bool,
+
+    /// Keep at most N outputs in the store [default: 200]
+    #[arg(long, value_name = "N", value_parser = parse_count, help_heading = STORE)]
+    retain: Option<u64>,
+
+    /// Keep at most SIZE of outputs in the store [default: 1Gi]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = STORE)]
+    retain_size: Option<u64>,
+
+    /// Output format: toolcap, or codex (as the codex agent truncates)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "STYLE",
+        long_help = "toolcap: the format above. codex: the truncation the codex agent shows its \
+                     models, byte for byte: the output decoded as UTF-8 (invalid bytes become \
+                     U+FFFD), unchanged within --max bytes (or 4 * --tokens); else the header, \
+                     then the characters that end within the first floor(M/2) bytes, \
+                     '\u{2026}{C} chars truncated\u{2026}' ('\u{2026}{T} tokens truncated\u{2026}' \
+                     under --tokens) and the characters that start within the last M - \
+                     floor(M/2) bytes, with no newline added. Not with --head, --tail, --lines, \
+                     --cut, --keep, --header, --marker or --live. [default: toolcap]"
+    )]
+    style: Option<StyleArg>,
+
+    /// Header text, with placeholders ('' for none)
+    #[arg(
+        long = "header",
+        value_name = "TEMPLATE",
+        long_help = "Replace the two header lines with TEMPLATE (an empty one: no header). \
+                     Placeholders: {tokens}, {lines}, {bytes}, {omitted_bytes}, {omitted_chars}, \
+                     {omitted_lines}, {first_omitted_line}, {last_omitted_line}, \
+                     {hidden_matches}, {spill}, {id}, {show}; {bytes:,} groups thousands; \\n is a \
+                     newline, {{ and }} are braces.\n\nExample: --header 'Output cut: {bytes:,} \
+                     bytes, full output: {show}'"
+    )]
+    header_template: Option<String>,
+
+    /// Marker text, with placeholders
+    #[arg(
+        long = "marker",
+        value_name = "TEMPLATE",
+        long_help = "Replace the marker line's text with TEMPLATE (placeholders as for --header, \
+                     for each gap). A newline follows it.\n\nExample: --marker '[... \
+                     {omitted_bytes:,} of {bytes:,} bytes omitted; full output in {spill} ...]'"
+    )]
+    marker_template: Option<String>,
 
     /// Omit the warning header
     #[arg(
@@ -224,6 +318,17 @@ struct Args {
         long_help = "Omit the two header lines (and the blank line after them)."
     )]
     no_header: bool,
+
+    /// Print one JSON object (the report) instead of the text
+    #[arg(
+        long,
+        long_help = "Print one JSON object on one line instead of the text: 'output' (exactly \
+                     the text toolcap would have printed), 'truncated', 'bytes', 'lines', \
+                     'tokens', 'head_bytes', 'tail_bytes', 'omitted_bytes', 'omitted_lines', \
+                     'spill', 'spill_id', and in wrap mode 'exit' and 'duration_ms' (see the \
+                     README for the whole schema)."
+    )]
+    json: bool,
 
     /// Print the head as it arrives; header lines go last
     #[arg(
@@ -450,6 +555,32 @@ enum CutArg {
     Bytes,
 }
 
+/// `--lines`: a count N to cap by, or a range A:B for `--show`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinesArg {
+    Count(u64),
+    Range(u64, u64),
+}
+
+fn parse_lines(text: &str) -> Result<LinesArg, String> {
+    let Some((first, last)) = text.split_once(':') else {
+        return parse_count(text).map(LinesArg::Count);
+    };
+    let (first, last) = (parse_count(first)?, parse_count(last)?);
+    if first == 0 || first > last {
+        return Err(format!(
+            "invalid line range '{text}': expected A:B with 1 <= A <= B, e.g. 10:20"
+        ));
+    }
+    Ok(LinesArg::Range(first, last))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum StyleArg {
+    Toolcap,
+    Codex,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum BinaryArg {
     Text,
@@ -590,15 +721,41 @@ impl Args {
         if let Some(tail) = self.tail {
             options = options.tail(tail);
         }
-        if let Some(lines) = self.lines {
-            options = options.lines(lines);
-        }
-        options = options
-            .cut(match self.cut.unwrap_or(CutArg::Lines) {
+        let show_lines = match self.lines {
+            Some(LinesArg::Count(lines)) if self.show.is_none() => {
+                options = options.lines(lines);
+                None
+            }
+            Some(LinesArg::Range(first, last)) if self.show.is_some() => Some((first, last)),
+            Some(LinesArg::Range(..)) => {
+                return Err("--lines A:B is for --show; to cap by lines give a count".into());
+            }
+            Some(LinesArg::Count(_)) => {
+                return Err("with --show, --lines takes a range A:B, e.g. 10:20".into());
+            }
+            None => None,
+        };
+        if let Some(cut) = self.cut {
+            options = options.cut(match cut {
                 CutArg::Lines => CutMode::Lines,
                 CutArg::Bytes => CutMode::Bytes,
-            })
-            .header(!self.no_header);
+            });
+        }
+        options = options.header(!self.no_header);
+        if let Some(StyleArg::Codex) = self.style {
+            if self.live {
+                return Err(
+                    "--style codex cannot be combined with --live: its header comes first".into(),
+                );
+            }
+            options = options.style(Style::Codex);
+        }
+        if let Some(template) = self.header_template {
+            options = options.header_template(template);
+        }
+        if let Some(template) = self.marker_template {
+            options = options.marker_template(template);
+        }
         // --clean is the five below; an explicit --binary still wins.
         options = options
             .strip_ansi(self.clean || self.strip_ansi)
@@ -625,11 +782,43 @@ impl Args {
         if let Some(max) = self.keep_max {
             options = options.keep_max(max);
         }
-        let spill = match (self.spill, self.spill_dir, self.no_spill) {
+        let default_store = || {
+            StoreTarget::default_dir(env)
+                .ok_or("--store needs a home for the default store: set HOME or XDG_CACHE_HOME")
+        };
+        let store_command = match (self.list, self.show, self.summary, self.prune) {
+            (true, ..) => Some(StoreCommand::List),
+            (_, Some(id), ..) => Some(StoreCommand::Show {
+                id,
+                lines: show_lines,
+            }),
+            (_, _, Some(id), _) => Some(StoreCommand::Summary { id }),
+            (.., true) => Some(StoreCommand::Prune),
+            _ => None,
+        };
+        let store_dir = match (self.spill_dir, self.store, self.no_spill) {
             (_, _, true) => None,
-            (Some(file), _, _) => Some(SpillTarget::File(file)),
-            (None, Some(dir), _) => Some(SpillTarget::Dir(dir)),
-            (None, None, false) => env("TOOLCAP_SPILL_DIR").map(|dir| SpillTarget::Dir(dir.into())),
+            (Some(dir), ..) => Some(dir),
+            (None, true, _) => Some(default_store()?),
+            (None, false, _) => match env("TOOLCAP_SPILL_DIR") {
+                Some(dir) => Some(dir.into()),
+                // The store commands read the default store unless told.
+                None if store_command.is_some() => Some(default_store()?),
+                None => None,
+            },
+        };
+        let store = store_dir.map(|dir| {
+            let mut target = StoreTarget::new(dir);
+            target.retain = self.retain.unwrap_or(target.retain);
+            target.retain_bytes = self.retain_size.unwrap_or(target.retain_bytes);
+            target
+        });
+        if store.is_none() && (self.retain.is_some() || self.retain_size.is_some()) {
+            return Err("--retain and --retain-size need a store: --store or --spill-dir".into());
+        }
+        let spill = match (self.spill, store) {
+            (Some(file), _) => Some(SpillTarget::File(file)),
+            (None, store) => store.map(SpillTarget::Store),
         };
         let wrap_only = [
             ("--shell", self.shell.is_some()),
@@ -665,6 +854,18 @@ impl Args {
                  what a command prints"
                     .into(),
             );
+        }
+        if let Some(command) = store_command {
+            if argv.is_some() || !self.files.is_empty() {
+                return Err(
+                    "--list, --show, --summary and --prune read the store; they take no FILE \
+                     and no command"
+                        .into(),
+                );
+            }
+            let mut config = Config::new(Mode::Store(command));
+            config.spill = spill;
+            return Ok(config);
         }
         let mode = match argv {
             None => {
@@ -709,6 +910,7 @@ impl Args {
         let mut config = Config::new(mode);
         config.options = options;
         config.live = self.live;
+        config.json = self.json;
         config.spill = spill;
         Ok(config)
     }
@@ -751,7 +953,10 @@ mod tests {
         let env = [("TOOLCAP_MAX", "1k"), ("TOOLCAP_SPILL_DIR", "/tmp/s")];
         let from_env = config_with_env(&[], &env).unwrap();
         assert_eq!(budget(&from_env), (500, 500));
-        assert_eq!(from_env.spill, Some(SpillTarget::Dir("/tmp/s".into())));
+        assert_eq!(
+            from_env.spill,
+            Some(SpillTarget::Store(StoreTarget::new("/tmp/s")))
+        );
         let flags = config_with_env(&["--tokens", "1", "--spill", "f"], &env).unwrap();
         assert_eq!(budget(&flags), (2, 2));
         assert_eq!(flags.spill, Some(SpillTarget::File("f".into())));

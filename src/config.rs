@@ -20,6 +20,8 @@ pub struct Config {
     pub live: bool,
     /// `--spill` or `--spill-dir`.
     pub spill: Option<SpillTarget>,
+    /// `--json`: print the report as one JSON object instead of the text.
+    pub json: bool,
     /// Filter or wrap mode.
     pub mode: Mode,
 }
@@ -31,6 +33,7 @@ impl Config {
             options: Options::default(),
             live: false,
             spill: None,
+            json: false,
             mode,
         }
     }
@@ -44,6 +47,31 @@ pub enum Mode {
     Filter(Vec<Input>),
     /// Run a command and cap what it prints.
     Wrap(WrapConfig),
+    /// Read the spill store ([`Config::spill`]).
+    Store(StoreCommand),
+}
+
+/// What to do with the spill store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreCommand {
+    /// `--list`: the outputs, newest first.
+    List,
+    /// `--show ID [--lines A:B]`: an output, byte for byte, or its lines A
+    /// to B.
+    Show {
+        /// Any unique prefix of the id.
+        id: String,
+        /// 1-based, inclusive.
+        lines: Option<(u64, u64)>,
+    },
+    /// `--summary ID`: one line that stands for the output.
+    Summary {
+        /// Any unique prefix of the id.
+        id: String,
+    },
+    /// `--prune`: apply retention now.
+    Prune,
 }
 
 /// How wrap mode runs the command. Start from [`WrapConfig::new`].

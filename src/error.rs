@@ -12,6 +12,10 @@ pub enum Error {
     /// input or an output. Nothing was read, written or started.
     #[error("{0}")]
     Usage(String),
+    /// The spill store refused a request: no such output, an ambiguous id,
+    /// or a store that is not private.
+    #[error("{0}")]
+    Store(String),
     /// An operating-system failure that toolcap cannot work around.
     #[error("{context}: {source}")]
     Io {

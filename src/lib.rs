@@ -67,16 +67,18 @@ unix_only! {
     mod sys;
     mod transform;
 
-    pub use config::{Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, WrapConfig};
+    pub use config::{
+        Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, StoreCommand, WrapConfig,
+    };
     pub use cut::CutMode;
     pub use error::{Error, Problem};
-    pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options};
+    pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
     pub use render::render;
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
     pub use run::run;
     pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;
-    pub use spill::SpillTarget;
+    pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
 
     /// Caps a stream pushed in chunks, in memory bounded by the budget.
     ///
@@ -120,7 +122,8 @@ unix_only! {
 
         /// Ends the stream and decides the cuts.
         pub fn finish(self) -> StreamReport {
-            self.stream.finish(0, &mut stream::Problems::default())
+            let facts = stream::RunFacts::default();
+            self.stream.finish(0, &facts, &mut stream::Problems::default())
         }
     }
 

@@ -6,7 +6,7 @@ mod cli;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use toolcap::{ChildExit, ChildReport, Error, Mode, Report};
+use toolcap::{ChildReport, Error, Mode, Report};
 
 /// Usage errors, as clap and most tools use it.
 const EXIT_USAGE: u8 = 2;
@@ -14,12 +14,6 @@ const EXIT_USAGE: u8 = 2;
 const EXIT_FAILURE: u8 = 1;
 /// Wrap mode: toolcap itself failed (as GNU timeout and env use it).
 const EXIT_TOOLCAP_FAILED_WRAPPED: u8 = 125;
-/// Wrap mode: `--timeout` stopped the command (as GNU timeout uses it).
-const EXIT_TIMED_OUT: u8 = 124;
-/// Wrap mode: the command could not be executed / was not found (POSIX
-/// shells use these).
-const EXIT_NOT_EXECUTABLE: u8 = 126;
-const EXIT_NOT_FOUND: u8 = 127;
 /// A process killed by signal N exits, as a shell reports it, 128 + N.
 const EXIT_SIGNAL_BASE: u8 = 128;
 
@@ -83,20 +77,10 @@ fn exit_status(report: &Report, own_failure: u8) -> u8 {
     }
 }
 
+/// The command's status, passed on: statuses are 0-255 (wait(2) gives
+/// the low byte), and 128+N after signal N.
 fn child_status(child: &ChildReport) -> u8 {
-    if child.timed_out_after.is_some() {
-        return EXIT_TIMED_OUT;
-    }
-    match child.exit {
-        // Exit statuses are 0-255 by wait(2); the cast keeps the low byte.
-        ChildExit::Exited(code) => code as u8,
-        ChildExit::Signaled(signal) => signal_status(signal),
-        ChildExit::NotFound => EXIT_NOT_FOUND,
-        ChildExit::NotExecutable => EXIT_NOT_EXECUTABLE,
-        // `ChildExit` may grow: an exit this binary does not know of is
-        // toolcap's failure.
-        _ => EXIT_TOOLCAP_FAILED_WRAPPED,
-    }
+    child.status() as u8
 }
 
 fn signal_status(signal: i32) -> u8 {

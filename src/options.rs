@@ -10,6 +10,8 @@ use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
 use crate::measure::{BYTES_PER_TOKEN, Measure};
+use crate::render::template::Template;
+use crate::render::text::{CodexMarker, TextStyle};
 use crate::size::SizeOrPercent;
 use crate::transform::Cleaning;
 
@@ -37,6 +39,17 @@ pub enum Binary {
     Summary,
 }
 
+/// `--style`: the format of cut output.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Style {
+    /// toolcap's own format (README, "Output format").
+    #[default]
+    Toolcap,
+    /// The truncation the codex agent shows its models, byte for byte.
+    Codex,
+}
+
 /// How to cap and render one stream. Start from [`Options::new`] (or
 /// `default()`) and change what you need:
 ///
@@ -59,8 +72,13 @@ pub struct Options {
     head: Option<SizeOrPercent>,
     tail: Option<SizeOrPercent>,
     lines: Option<u64>,
-    cut: CutMode,
+    /// `None`: lines, the default (kept apart from an explicit `--cut`,
+    /// which `--style codex` refuses).
+    cut: Option<CutMode>,
     header: bool,
+    style: Style,
+    header_template: Option<String>,
+    marker_template: Option<String>,
     cleaning: Cleaning,
     keep: Vec<String>,
     keep_errors: bool,
@@ -77,8 +95,11 @@ impl Default for Options {
             head: None,
             tail: None,
             lines: None,
-            cut: CutMode::Lines,
+            cut: None,
             header: true,
+            style: Style::Toolcap,
+            header_template: None,
+            marker_template: None,
             cleaning: Cleaning::default(),
             keep: Vec::new(),
             keep_errors: false,
@@ -89,12 +110,13 @@ impl Default for Options {
 }
 
 /// How one stream is capped: its budget, its cleaning, what `--keep`
-/// keeps from the middle.
+/// keeps from the middle, and how it is rendered.
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     pub(crate) budget: Budget,
     pub(crate) cleaning: Cleaning,
     pub(crate) keep: Option<KeepRules>,
+    pub(crate) text: TextStyle,
 }
 
 impl Plan {
@@ -155,7 +177,26 @@ impl Options {
 
     /// `--cut`: where cuts land.
     pub fn cut(mut self, cut: CutMode) -> Options {
-        self.cut = cut;
+        self.cut = Some(cut);
+        self
+    }
+
+    /// `--style`: the format of cut output.
+    pub fn style(mut self, style: Style) -> Options {
+        self.style = style;
+        self
+    }
+
+    /// `--header`: a template that replaces the two header lines (an empty
+    /// one: no header). See the README for its placeholders.
+    pub fn header_template(mut self, template: impl Into<String>) -> Options {
+        self.header_template = Some(template.into());
+        self
+    }
+
+    /// `--marker`: a template that replaces the marker line's text.
+    pub fn marker_template(mut self, template: impl Into<String>) -> Options {
+        self.marker_template = Some(template.into());
         self
     }
 
@@ -256,11 +297,81 @@ impl Options {
         self.plan_with(self.stderr_budget(stderr_max)?)
     }
 
-    fn plan_with(&self, budget: Budget) -> Result<Plan, Error> {
+    fn plan_with(&self, mut budget: Budget) -> Result<Plan, Error> {
+        let mut text = self.text_style()?;
+        if let Some(CodexMarker::Tokens { budget: total }) = &mut text.codex {
+            // A separate stderr's own budget.
+            *total = budget.head + budget.tail;
+        }
+        let keep = self.keep_rules(&budget)?;
+        let mut cleaning = self.cleaning.clone();
+        if text.codex.is_some() {
+            if keep.is_some() {
+                return Err(usage("--style codex shows one marker: it cannot be combined with --keep"));
+            }
+            // codex decodes the output as UTF-8 and cuts it at characters.
+            cleaning.utf8 = true;
+            budget.cut = CutMode::Bytes;
+            budget.escapes = false;
+        }
+        if text.counts_chars() && keep.is_some() {
+            return Err(usage(
+                "{omitted_chars} cannot be combined with --keep: the gaps' characters are not \
+                 counted",
+            ));
+        }
+        budget.count_chars = text.counts_chars();
         Ok(Plan {
             budget,
-            cleaning: self.cleaning.clone(),
-            keep: self.keep_rules(&budget)?,
+            cleaning,
+            keep,
+            text,
+        })
+    }
+
+    /// How cut output is rendered: the style and the templates, checked.
+    pub(crate) fn text_style(&self) -> Result<TextStyle, Error> {
+        let parse = |template: &Option<String>, option| {
+            template
+                .as_deref()
+                .map(|text| Template::parse(text, option))
+                .transpose()
+                .map_err(usage)
+        };
+        let header = parse(&self.header_template, "--header")?;
+        let marker = parse(&self.marker_template, "--marker")?;
+        let codex = match self.style {
+            Style::Toolcap => None,
+            Style::Codex => {
+                let given = [
+                    ("--head", self.head.is_some()),
+                    ("--tail", self.tail.is_some()),
+                    ("--lines", self.lines.is_some()),
+                    ("--cut", self.cut.is_some()),
+                    ("--header", header.is_some()),
+                    ("--marker", marker.is_some()),
+                ];
+                if let Some((name, _)) = given.iter().find(|(_, given)| *given) {
+                    return Err(usage(format!(
+                        "--style codex sets its own cuts and wording: it cannot be combined \
+                         with {name}"
+                    )));
+                }
+                Some(match self.tokens {
+                    Some(_) => {
+                        let budget = self.budget()?;
+                        CodexMarker::Tokens {
+                            budget: budget.head + budget.tail,
+                        }
+                    }
+                    None => CodexMarker::Chars,
+                })
+            }
+        };
+        Ok(TextStyle {
+            header,
+            marker,
+            codex,
         })
     }
 
@@ -375,8 +486,10 @@ impl Options {
             head,
             tail,
             lines: self.lines,
-            cut: self.cut,
+            cut: self.cut.unwrap_or_default(),
             measure: Measure::Bytes,
+            escapes: true,
+            count_chars: false,
         })
     }
 }

@@ -29,6 +29,39 @@ pub struct Report {
     pub warnings: Vec<Problem>,
 }
 
+impl Report {
+    /// A run that capped nothing (a store command).
+    pub(crate) fn empty() -> Report {
+        Report {
+            output: StreamReport::empty(),
+            stderr: None,
+            child: None,
+            interrupted_by: None,
+            problems: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl StreamReport {
+    fn empty() -> StreamReport {
+        StreamReport {
+            bytes: 0,
+            lines: 0,
+            tokens: 0,
+            head: Vec::new(),
+            tail: Vec::new(),
+            cut: None,
+            kept: Vec::new(),
+            hidden_matches: 0,
+            raw_bytes: 0,
+            cleaned: false,
+            chars: None,
+            spill: None,
+        }
+    }
+}
+
 /// One capped stream: its totals, the kept head and tail, and the cut.
 /// B is the stream the budget applied to: the input, after cleaning when
 /// cleaning was asked for; line numbers in [`Cut`] and [`KeptLines`] are
@@ -58,6 +91,9 @@ pub struct StreamReport {
     pub raw_bytes: u64,
     /// Whether cleaning changed the stream (then B is the cleaned stream).
     pub cleaned: bool,
+    /// The characters of B (bytes that are not UTF-8 continuation bytes),
+    /// when the output needed them (`--style codex`, `{omitted_chars}`).
+    pub chars: Option<u64>,
     /// Where the full stream went, when it was spilled.
     pub spill: Option<SpillReport>,
 }
@@ -111,8 +147,13 @@ pub struct KeptLines {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SpillReport {
-    /// The whole stream is in this file (an absolute path).
-    Saved(PathBuf),
+    /// The whole stream is in this file.
+    Saved {
+        /// An absolute path.
+        path: PathBuf,
+        /// Its id, when it is an output of a spill store (`toolcap --show ID`).
+        id: Option<String>,
+    },
     /// Saving failed, for this reason (one line, naming the file).
     NotSaved(String),
 }
@@ -127,6 +168,23 @@ pub struct ChildReport {
     pub timed_out_after: Option<Duration>,
     /// From start to exit.
     pub duration: Duration,
+}
+
+impl ChildReport {
+    /// The status a shell would report: the exit status, 128+N after
+    /// signal N, 124 after `--timeout`, 127 for a program not found, 126
+    /// for one that cannot be executed.
+    pub fn status(&self) -> i32 {
+        if self.timed_out_after.is_some() {
+            return 124;
+        }
+        match self.exit {
+            ChildExit::Exited(code) => code,
+            ChildExit::Signaled(signal) => 128 + signal,
+            ChildExit::NotFound => 127,
+            ChildExit::NotExecutable => 126,
+        }
+    }
 }
 
 /// How a command's process ended, as wait(2) tells it.

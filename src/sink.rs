@@ -20,7 +20,6 @@ const OUTPUT_BUFFER: usize = 64 * 1024;
 pub(crate) struct Sink<W: Write> {
     inner: W,
     failure: Option<io::Error>,
-    last_byte: Option<u8>,
 }
 
 impl Sink<BufWriter<StdoutLock<'static>>> {
@@ -38,6 +37,13 @@ pub(crate) trait Close: Write {
 impl<W: Write> Close for BufWriter<W> {
     fn close(mut self) -> io::Result<()> {
         self.flush()
+    }
+}
+
+/// `--json`: the streams print nothing; the report is printed at the end.
+impl Close for io::Sink {
+    fn close(self) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -124,18 +130,12 @@ impl<W: Write> Sink<W> {
         Sink {
             inner,
             failure: None,
-            last_byte: None,
         }
     }
 
     /// True once a write or flush has failed (a closed pipe, a full disk).
     pub(crate) fn has_failed(&self) -> bool {
         self.failure.is_some()
-    }
-
-    /// True when nothing was written yet or the last byte was `\n`.
-    pub(crate) fn at_line_start(&self) -> bool {
-        self.last_byte.is_none_or(|b| b == b'\n')
     }
 
     /// Flushes and closes the output; returns the first failure, if any.
@@ -162,9 +162,6 @@ impl<W: Write> Write for Sink<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         if self.failure.is_none() && !data.is_empty() {
             let result = self.inner.write_all(data);
-            if result.is_ok() {
-                self.last_byte = data.last().copied();
-            }
             self.record(result);
         }
         Ok(data.len())

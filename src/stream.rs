@@ -13,19 +13,30 @@ use crate::config::Config;
 use crate::error::Problem;
 use crate::measure;
 use crate::options::Plan;
-use crate::render::text::{self, HeaderPlace};
+use crate::render::text::{self, HeaderPlace, TextStyle};
 use crate::report::StreamReport;
 use crate::sink::{Close, Sink};
-use crate::spill::Spill;
+use crate::spill::{Spill, SpillFacts};
 use crate::transform::{Emit, Ending, Stage};
 
 /// Spill tee -> transforms -> capper.
 pub(crate) struct Stream {
     spill: Option<Spill>,
+    /// How the stream is rendered once capped.
+    style: TextStyle,
     stage: Stage,
     /// The raw stream's length, when transforms may change it.
     raw_bytes: u64,
     capper: Capper,
+}
+
+/// What a stream's end may need to know of the run: the command and how it
+/// ended, for the spill store's manifest.
+#[derive(Debug, Default)]
+pub(crate) struct RunFacts {
+    pub(crate) command: Option<Vec<String>>,
+    /// The status toolcap passes on.
+    pub(crate) exit: Option<i64>,
 }
 
 /// Failures a stream ran into, sorted by whether they fail the run.
@@ -52,6 +63,7 @@ impl Stream {
     pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
         Stream {
             spill,
+            style: plan.text,
             stage: Stage::new(&plan.cleaning),
             raw_bytes: 0,
             capper: Capper::new(plan.budget, plan.keep),
@@ -83,7 +95,12 @@ impl Stream {
     /// Ends the stream: flushes the transforms, decides the cuts (keeping
     /// the `printed` bytes of head that `--live` already wrote) and closes
     /// the spill file.
-    pub(crate) fn finish(mut self, printed: usize, problems: &mut Problems) -> StreamReport {
+    pub(crate) fn finish(
+        mut self,
+        printed: usize,
+        facts: &RunFacts,
+        problems: &mut Problems,
+    ) -> StreamReport {
         let spill_note = self.spill.as_ref().map(Spill::note);
         let ending = Ending {
             spill: spill_note.as_ref(),
@@ -96,8 +113,15 @@ impl Stream {
         // A spill-dir file is only a safety copy of output that fit, unless
         // the output names it: a cut marker or a binary summary.
         let pointed_to = captured.cut.is_some() || self.stage.names_spill();
+        let spill_facts = SpillFacts {
+            omitted_lines: captured
+                .cut
+                .map(|cut| [cut.first_omitted_line, cut.last_omitted_line]),
+            command: facts.command.clone(),
+            exit: facts.exit,
+        };
         let spill = self.spill.map(|spill| {
-            let end = spill.finish(pointed_to);
+            let end = spill.finish(pointed_to, &spill_facts);
             problems.errors.extend(end.problem);
             problems.warnings.extend(end.warning);
             end.report
@@ -113,6 +137,7 @@ impl Stream {
             hidden_matches: captured.hidden_matches,
             raw_bytes: if self.stage.is_empty() { bytes } else { self.raw_bytes },
             cleaned,
+            chars: captured.chars,
             spill,
         }
     }
@@ -175,20 +200,25 @@ impl<W: Close> Printed<W> {
 
     /// Ends the stream, renders the rest, then `trailer` (a status line)
     /// on a line of its own, and flushes.
-    pub(crate) fn finish(mut self, trailer: Option<&str>, problems: &mut Problems) -> StreamReport {
-        let report = self.stream.finish(self.printed, problems);
+    pub(crate) fn finish(
+        mut self,
+        trailer: Option<&str>,
+        facts: &RunFacts,
+        problems: &mut Problems,
+    ) -> StreamReport {
+        let style = self.stream.style.clone();
+        let report = self.stream.finish(self.printed, facts, problems);
         let header = match (self.header, self.live) {
             (false, _) => HeaderPlace::Omitted,
             (true, false) => HeaderPlace::Top,
             (true, true) => HeaderPlace::Bottom,
         };
-        text::write_stream(&mut self.sink, &report, header, self.printed).ok();
-        if let Some(line) = trailer {
-            if !self.sink.at_line_start() {
-                self.sink.write_all(b"\n").ok();
-            }
-            self.sink.write_all(line.as_bytes()).ok();
-        }
+        // The sink records write failures itself; see `Sink`.
+        let layout = text::Layout {
+            header,
+            style: &style,
+        };
+        text::write_output(&mut self.sink, &report, &layout, self.printed, trailer).ok();
         if let Err(source) = self.sink.finish() {
             problems.errors.push(Problem::Output {
                 stream: self.name,

@@ -203,3 +203,37 @@ pub fn has_default_action(signal: i32) -> bool {
             && current.sa_sigaction == libc::SIG_DFL
     }
 }
+
+/// The effective user id, to check who owns the spill store.
+pub fn effective_uid() -> u32 {
+    // SAFETY: geteuid(2) has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// Holds an exclusive flock(2) on a file until dropped: concurrent
+/// toolcaps take it on the store's lock file around every manifest change.
+pub struct FileLock(std::fs::File);
+
+impl FileLock {
+    /// Blocks until the lock on `file` is ours.
+    pub fn exclusive(file: std::fs::File) -> io::Result<FileLock> {
+        loop {
+            // SAFETY: flock(2) on a descriptor we own; no memory involved.
+            let result = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+            if result == 0 {
+                return Ok(FileLock(file));
+            }
+            let err = io::Error::last_os_error();
+            if err.kind() != io::ErrorKind::Interrupted {
+                return Err(err);
+            }
+        }
+    }
+}
+
+impl Drop for FileLock {
+    fn drop(&mut self) {
+        // SAFETY: as above; closing the file would release it as well.
+        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+    }
+}

@@ -60,7 +60,7 @@ impl HeadBuffer {
             let arrived = self
                 .line_limit_end
                 .map_or(self.bytes.len(), |end| end as usize);
-            cut::settled_head(budget.cut, &self.bytes, self.settled, start, arrived)
+            cut::settled_head(budget, &self.bytes, self.settled, start, arrived)
         };
     }
 

@@ -17,6 +17,7 @@ pub(crate) use tail::TailRing;
 
 use memchr::{memchr_iter, memrchr};
 
+use crate::cut::utf8::is_continuation;
 use crate::cut::{self, CutMode, ESCAPE_LOOKBACK, Kept};
 use crate::measure::Measure;
 use crate::report::{Cut, KeptLines};
@@ -36,6 +37,12 @@ pub(crate) struct Budget {
     pub(crate) lines: Option<u64>,
     pub(crate) cut: CutMode,
     pub(crate) measure: Measure,
+    /// Whether cuts stay out of escape sequences (not for `--style codex`,
+    /// which cuts at characters only).
+    pub(crate) escapes: bool,
+    /// Whether to count the stream's characters (for `--style codex` and
+    /// the `{omitted_chars}` placeholder).
+    pub(crate) count_chars: bool,
 }
 
 /// Consumes a stream chunk by chunk and keeps what the output may need.
@@ -46,6 +53,9 @@ pub(crate) struct Capper {
     counters: Counters,
     /// The raw lines behind merged lines (see [`Origins`]).
     origins: Origins,
+    /// Characters so far, when the budget asks for them: bytes that are not
+    /// UTF-8 continuation bytes.
+    chars: Option<u64>,
     /// The offset of the next byte the tail ring lets go of.
     evicted_to: u64,
     keep: Option<Keeping>,
@@ -73,6 +83,8 @@ pub(crate) struct Captured {
     /// did not fit.
     pub(crate) kept: Vec<KeptLines>,
     pub(crate) hidden_matches: u64,
+    /// The stream's characters, when counted.
+    pub(crate) chars: Option<u64>,
 }
 
 impl Capper {
@@ -87,6 +99,7 @@ impl Capper {
             budget,
             counters: Counters::default(),
             origins: Origins::default(),
+            chars: budget.count_chars.then_some(0),
             keep: keep.map(|rules| Keeping {
                 rules,
                 stream: None,
@@ -97,6 +110,9 @@ impl Capper {
 
     pub(crate) fn push(&mut self, chunk: &[u8]) {
         self.counters.push(chunk);
+        if let Some(chars) = &mut self.chars {
+            *chars += chunk.iter().filter(|&&b| !is_continuation(b)).count() as u64;
+        }
         let into_head = self.head.room().min(chunk.len());
         if into_head > 0 {
             self.head
@@ -167,6 +183,7 @@ impl Capper {
                 counters,
                 kept: Vec::new(),
                 hidden_matches: 0,
+                chars: self.chars,
             };
         }
         let (tail_bytes, tail_start) = if joined {
@@ -210,6 +227,7 @@ impl Capper {
             counters,
             kept: kept_lines,
             hidden_matches,
+            chars: self.chars,
         }
     }
 }
@@ -331,6 +349,8 @@ mod tests {
             lines: None,
             cut: CutMode::Bytes,
             measure: Measure::Bytes,
+            escapes: true,
+            count_chars: false,
         }
     }
 

@@ -76,7 +76,11 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
         .min(n)
         .min(line_limit_end.unwrap_or(u64::MAX));
     let h = utf8::move_head_back(h, n, |i| head[i as usize]);
-    let h = out_of_sequence_back(head, h as usize) as u64;
+    let h = if budget.escapes {
+        out_of_sequence_back(head, h as usize) as u64
+    } else {
+        h
+    };
     match budget.cut {
         CutMode::Lines => lines::snap_head(head, h, budget.head),
         CutMode::Bytes => h,
@@ -96,7 +100,11 @@ fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
         t = t.max(start_of_last_lines(kept, max - max / 2));
     }
     let t = utf8::move_tail_forward(t, kept.n, |i| kept.tail_from(i)[0]);
-    let t = out_of_sequence_forward(kept, t);
+    let t = if budget.escapes {
+        out_of_sequence_forward(kept, t)
+    } else {
+        t
+    };
     match budget.cut {
         // t > h >= 0 here, so B[t-1] is a kept byte.
         CutMode::Lines => t + lines::snap_tail(kept.tail_from(t - 1), budget.tail),
@@ -150,19 +158,25 @@ fn start_of_last_lines(kept: &Kept, count: u64) -> u64 {
 /// Only bytes from `added_from` on are searched, so a long line arriving in
 /// small chunks costs time in proportion to its length, not its square.
 pub(crate) fn settled_head(
-    cut: CutMode,
+    budget: &Budget,
     head: &[u8],
     settled: usize,
     added_from: usize,
     arrived: usize,
 ) -> usize {
-    match cut {
+    match budget.cut {
         // A line end is never inside an escape sequence.
         CutMode::Lines => {
             lines::last_line_end(head, settled.max(added_from), arrived).unwrap_or(settled)
         }
         CutMode::Bytes => {
-            out_of_sequence_back(head, utf8::complete_characters(&head[..arrived])).max(settled)
+            let complete = utf8::complete_characters(&head[..arrived]);
+            let settled_now = if budget.escapes {
+                out_of_sequence_back(head, complete)
+            } else {
+                complete
+            };
+            settled_now.max(settled)
         }
     }
 }

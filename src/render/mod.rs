@@ -6,6 +6,8 @@
 //! Only the default format exists so far ([`text`]); other styles and a
 //! JSON report are more renderers of the same [`Report`](crate::Report).
 
+pub(crate) mod json;
+pub(crate) mod template;
 pub(crate) mod text;
 
 use std::io::{self, Write};
@@ -22,5 +24,12 @@ pub fn render(report: &StreamReport, options: &Options, out: &mut impl Write) ->
     } else {
         text::HeaderPlace::Omitted
     };
-    text::write_stream(out, report, header, 0)
+    let style = options
+        .text_style()
+        .map_err(|err| io::Error::new(io::ErrorKind::InvalidInput, err))?;
+    let layout = text::Layout {
+        header,
+        style: &style,
+    };
+    text::write_stream(out, report, &layout, 0)
 }

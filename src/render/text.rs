@@ -5,8 +5,11 @@
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 
+use super::template::{Field, Template, Values};
+use crate::cut::utf8::is_continuation;
 use crate::escape;
 use crate::report::{ChildExit, ChildReport, Cut, KeptLines, SpillReport, StreamReport};
+use crate::spill::store::show_command;
 use crate::size::format_duration;
 use crate::sys::signal_name;
 
@@ -22,21 +25,108 @@ pub(crate) enum HeaderPlace {
     Omitted,
 }
 
+/// Writes the capped stream (see [`write_stream`]), then `trailer` (a
+/// status line) on a line of its own.
+pub(crate) fn write_output(
+    out: &mut impl Write,
+    report: &StreamReport,
+    layout: &Layout,
+    already_written: usize,
+    trailer: Option<&str>,
+) -> io::Result<()> {
+    let mut out = LastByte { out, last: None };
+    write_stream(&mut out, report, layout, already_written)?;
+    let Some(trailer) = trailer else {
+        return Ok(());
+    };
+    // What `--live` printed before counts too.
+    let last = out.last.or_else(|| report.head[..already_written].last().copied());
+    if last.is_some_and(|b| b != b'\n') {
+        out.write_all(b"\n")?;
+    }
+    out.write_all(trailer.as_bytes())
+}
+
+/// A writer that remembers the last byte written through it.
+struct LastByte<'a, W> {
+    out: &'a mut W,
+    last: Option<u8>,
+}
+
+impl<W: Write> Write for LastByte<'_, W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        let written = self.out.write(data)?;
+        if written > 0 {
+            self.last = Some(data[written - 1]);
+        }
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Where the header goes, and in which style cut output is written.
+pub(crate) struct Layout<'a> {
+    pub(crate) header: HeaderPlace,
+    pub(crate) style: &'a TextStyle,
+}
+
+/// The style of cut output: toolcap's, with templates for the header and
+/// the marker, or codex's.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TextStyle {
+    /// `--header`: replaces the two header lines; an empty one prints none.
+    pub(crate) header: Option<Template>,
+    /// `--marker`: replaces each marker line's text.
+    pub(crate) marker: Option<Template>,
+    /// `--style codex`.
+    pub(crate) codex: Option<CodexMarker>,
+}
+
+impl TextStyle {
+    /// Whether rendering needs the stream's character count.
+    pub(crate) fn counts_chars(&self) -> bool {
+        let uses = |template: &Option<Template>| {
+            template
+                .as_ref()
+                .is_some_and(|template| template.uses(Field::OmittedChars))
+        };
+        self.codex == Some(CodexMarker::Chars) || uses(&self.header) || uses(&self.marker)
+    }
+}
+
+/// What codex's marker counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CodexMarker {
+    /// `…{C} chars truncated…`, the characters left out (under `--max`).
+    Chars,
+    /// `…{ceil((n - M)/4)} tokens truncated…` (under `--tokens`), M being
+    /// the budget in bytes.
+    Tokens { budget: u64 },
+}
+
 /// Writes the capped stream, except its first `already_written` bytes of
 /// head, which `--live` printed while the input arrived.
 pub(crate) fn write_stream(
     out: &mut impl Write,
     report: &StreamReport,
-    header: HeaderPlace,
+    layout: &Layout,
     already_written: usize,
 ) -> io::Result<()> {
     let head = &report.head[already_written..];
     let Some(cut) = &report.cut else {
         return out.write_all(head);
     };
-    if header == HeaderPlace::Top {
-        write_header(out, report)?;
-        out.write_all(b"\n")?;
+    if layout.header == HeaderPlace::Top {
+        write_header(out, report, cut, layout, true)?;
+    }
+    if let Some(codex) = layout.style.codex {
+        // codex: prefix, marker, suffix, and no newline added anywhere.
+        out.write_all(head)?;
+        write_codex_marker(out, report, codex)?;
+        return out.write_all(&report.tail);
     }
     out.write_all(head)?;
     if report.head.last().is_some_and(|&b| b != b'\n') {
@@ -50,7 +140,19 @@ pub(crate) fn write_stream(
             if escape::leaves_style_on(before) {
                 out.write_all(RESET_STYLE)?;
             }
-            write_marker(out, gap, report.spill.as_ref())?;
+            match &layout.style.marker {
+                Some(template) => {
+                    let values = values(
+                        report,
+                        gap.bytes,
+                        gap.first_line,
+                        gap.last_line,
+                        gap.hidden_matches,
+                    );
+                    write_line(out, &template.render(&values))?;
+                }
+                None => write_marker(out, gap, report.spill.as_ref())?,
+            }
         }
         if let Some(kept) = gap.then_kept {
             out.write_all(&kept.bytes)?;
@@ -58,13 +160,55 @@ pub(crate) fn write_stream(
         }
     }
     out.write_all(&report.tail)?;
-    if header == HeaderPlace::Bottom {
+    if layout.header == HeaderPlace::Bottom {
         if report.tail.last().is_some_and(|&b| b != b'\n') {
             out.write_all(b"\n")?;
         }
-        write_header(out, report)?;
+        write_header(out, report, cut, layout, false)?;
     }
     Ok(())
+}
+
+/// Writes `text`, and a newline unless it ends in one.
+fn write_line(out: &mut impl Write, text: &[u8]) -> io::Result<()> {
+    out.write_all(text)?;
+    if text.last() != Some(&b'\n') {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// The values a template may name, for a gap of the middle (or, for the
+/// header, the whole of it).
+fn values(report: &StreamReport, omitted: u64, first: u64, last: u64, hidden: u64) -> Values {
+    let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| !is_continuation(b)).count() as u64;
+    let omitted_chars = report
+        .chars
+        .map_or(0, |all| all.saturating_sub(chars(&report.head) + chars(&report.tail)));
+    let (spill, id, show) = match &report.spill {
+        Some(SpillReport::Saved { path, id }) => (
+            escape_controls(path.as_os_str().as_bytes()),
+            id.clone().unwrap_or_default(),
+            match (id, path.parent()) {
+                (Some(id), Some(dir)) => show_command(id, dir),
+                _ => String::new(),
+            },
+        ),
+        _ => Default::default(),
+    };
+    Values {
+        tokens: report.tokens,
+        lines: report.lines,
+        bytes: report.bytes,
+        omitted_bytes: omitted,
+        omitted_chars,
+        first_omitted_line: first,
+        last_omitted_line: last,
+        hidden_matches: hidden,
+        spill,
+        id,
+        show,
+    }
 }
 
 /// SGR 0: back to the terminal's default colours and style.
@@ -114,20 +258,66 @@ fn gaps<'a>(cut: &Cut, kept: &'a [KeptLines], hidden_matches: u64) -> Vec<Gap<'a
     gaps
 }
 
-fn write_header(out: &mut impl Write, report: &StreamReport) -> io::Result<()> {
-    write!(
-        out,
-        "Warning: truncated output (original token count: {})\nTotal output lines: {}\n",
-        report.tokens, report.lines
-    )?;
-    if report.cleaned {
-        writeln!(
-            out,
-            "Cleaned: {} raw bytes became {} bytes",
-            report.raw_bytes, report.bytes
-        )?;
+/// The header: two lines (three when cleaned), or the `--header`
+/// template's text; at the top, a blank line follows it.
+fn write_header(
+    out: &mut impl Write,
+    report: &StreamReport,
+    cut: &Cut,
+    layout: &Layout,
+    top: bool,
+) -> io::Result<()> {
+    match &layout.style.header {
+        Some(template) if template.is_empty() => return Ok(()),
+        Some(template) => {
+            let kept: u64 = report.kept.iter().map(|block| block.bytes.len() as u64).sum();
+            let values = values(
+                report,
+                cut.omitted_bytes() - kept,
+                cut.first_omitted_line,
+                cut.last_omitted_line,
+                report.hidden_matches,
+            );
+            write_line(out, &template.render(&values))?;
+        }
+        None => {
+            write!(
+                out,
+                "Warning: truncated output (original token count: {})\nTotal output lines: {}\n",
+                report.tokens, report.lines
+            )?;
+            if report.cleaned {
+                writeln!(
+                    out,
+                    "Cleaned: {} raw bytes became {} bytes",
+                    report.raw_bytes, report.bytes
+                )?;
+            }
+        }
+    }
+    if top {
+        out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// codex's marker, between its prefix and suffix.
+fn write_codex_marker(out: &mut impl Write, report: &StreamReport, codex: CodexMarker) -> io::Result<()> {
+    match codex {
+        CodexMarker::Chars => {
+            let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| !is_continuation(b)).count() as u64;
+            let omitted = report
+                .chars
+                .unwrap_or_default()
+                .saturating_sub(chars(&report.head) + chars(&report.tail));
+            write!(out, "\u{2026}{omitted} chars truncated\u{2026}")
+        }
+        CodexMarker::Tokens { budget } => write!(
+            out,
+            "\u{2026}{} tokens truncated\u{2026}",
+            report.bytes.saturating_sub(budget).div_ceil(4)
+        ),
+    }
 }
 
 fn write_marker(out: &mut impl Write, gap: &Gap, spill: Option<&SpillReport>) -> io::Result<()> {
@@ -135,7 +325,7 @@ fn write_marker(out: &mut impl Write, gap: &Gap, spill: Option<&SpillReport>) ->
     let lines = format!("(lines {}-{})", gap.first_line, gap.last_line);
     match spill {
         None => {}
-        Some(SpillReport::Saved(path)) => {
+        Some(SpillReport::Saved { path, .. }) => {
             write!(out, " {lines}; full output in ")?;
             out.write_all(&escape_controls(path.as_os_str().as_bytes()))?;
         }
@@ -176,7 +366,7 @@ pub(crate) fn binary_summary(bytes: u64, spill: Option<&SpillReport>) -> Vec<u8>
     let mut line = format!("[binary output: {bytes} bytes").into_bytes();
     match spill {
         None => {}
-        Some(SpillReport::Saved(path)) => {
+        Some(SpillReport::Saved { path, .. }) => {
             line.extend_from_slice(b"; full output in ");
             line.extend_from_slice(&escape_controls(path.as_os_str().as_bytes()));
         }
@@ -251,13 +441,15 @@ mod tests {
             hidden_matches: 0,
             raw_bytes: 12,
             cleaned: false,
+            chars: None,
             spill,
         }
     }
 
     fn render(report: &StreamReport, header: HeaderPlace) -> String {
         let mut out = Vec::new();
-        write_stream(&mut out, report, header, 0).unwrap();
+        let style = TextStyle::default();
+        write_stream(&mut out, report, &Layout { header, style: &style }, 0).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -273,7 +465,10 @@ mod tests {
 
     #[test]
     fn header_marker_and_spill_path() {
-        let saved = report(Some(SpillReport::Saved(PathBuf::from("/tmp/x"))));
+        let saved = report(Some(SpillReport::Saved {
+            path: PathBuf::from("/tmp/x"),
+            id: None,
+        }));
         assert_eq!(
             render(&saved, HeaderPlace::Top),
             "Warning: truncated output (original token count: 3)\nTotal output lines: 6\n\n\
@@ -296,7 +491,7 @@ mod tests {
     fn control_characters_in_a_path_stay_on_the_marker_line() {
         let path = PathBuf::from("/tmp/a\nb\tc\x1b[31md\\e");
         let marker = render(
-            &report(Some(SpillReport::Saved(path))),
+            &report(Some(SpillReport::Saved { path, id: None })),
             HeaderPlace::Omitted,
         );
         assert!(

@@ -16,15 +16,20 @@ use crate::sink::{Close, Sink};
 use crate::source::signals::Interruption;
 use crate::source::{CHUNK_SIZE, Flow, Input, Interruptible, pump};
 use crate::spill::Spill;
-use crate::stream::{Printed, Problems, Stream};
+use crate::stream::{Printed, Problems, RunFacts, Stream};
 use crate::sys;
 
-pub(super) fn run(config: &Config, plan: Plan, inputs: &[Input]) -> Result<Report, Error> {
+pub(super) fn run<W: Close>(
+    config: &Config,
+    plan: Plan,
+    inputs: &[Input],
+    sink: Sink<W>,
+) -> Result<Report, Error> {
     let interruption =
         Interruption::install().map_err(Error::io("cannot install signal handlers"))?;
     let read_ahead = plan.is_cpu_bound();
     let spill = config.spill.as_ref().map(Spill::create);
-    let mut output = Printed::new(Stream::new(plan, spill), Sink::stdout(), "stdout", config);
+    let mut output = Printed::new(Stream::new(plan, spill), sink, "stdout", config);
     let mut problems = Problems::default();
     let consume = |chunk: &[u8]| feed(&mut output, chunk);
     if read_ahead {
@@ -34,7 +39,7 @@ pub(super) fn run(config: &Config, plan: Plan, inputs: &[Input]) -> Result<Repor
     }
     let interrupted_by = interruption.caught();
     let trailer = interrupted_by.map(text::interruption_line);
-    let output = output.finish(trailer.as_deref(), &mut problems);
+    let output = output.finish(trailer.as_deref(), &RunFacts::default(), &mut problems);
     Ok(Report {
         output,
         stderr: None,

@@ -4,10 +4,15 @@
 //! first, before anything is read, written or started.
 
 mod filter;
+mod store;
 mod wrap;
 
+use std::io;
+
 use crate::config::{Config, Mode, StderrMode};
-use crate::error::Error;
+use crate::error::{Error, Problem};
+use crate::render::json;
+use crate::sink::{Background, Sink};
 use crate::report::Report;
 use crate::source::Input;
 use crate::spill;
@@ -36,13 +41,60 @@ use crate::spill;
 /// file is also an input or an output (nothing was done);
 /// [`Error::Io`] when toolcap itself cannot go on.
 pub fn run(config: &Config) -> Result<Report, Error> {
+    if config.json && config.live {
+        return Err(Error::Usage(
+            "--json and --live cannot be used together: the report comes at the end".into(),
+        ));
+    }
+    if let Mode::Store(command) = &config.mode {
+        store::run(config, command)?;
+        return Ok(Report::empty());
+    }
+    let mut report = run_streams(config)?;
+    if config.json {
+        let (status_line, stderr_max) = match &config.mode {
+            Mode::Wrap(wrap) => (
+                wrap.status_line,
+                match wrap.stderr {
+                    StderrMode::Separate { max } => max,
+                    _ => None,
+                },
+            ),
+            _ => (false, None),
+        };
+        let layout = json::Layout {
+            header: config.options.has_header(),
+            status_line,
+            output_style: config.options.plan()?.text,
+            stderr_style: config.options.stderr_plan(stderr_max)?.text,
+        };
+        let mut stdout = Sink::stdout();
+        // The sink records write failures itself; see `Sink`.
+        json::write_report(&mut stdout, &report, &layout).ok();
+        if let Err(source) = stdout.finish() {
+            report.problems.push(Problem::Output {
+                stream: "stdout",
+                source,
+            });
+        }
+    }
+    Ok(report)
+}
+
+/// Runs the streams: printing them as text, or nothing with `--json`.
+fn run_streams(config: &Config) -> Result<Report, Error> {
     let plan = config.options.plan()?;
     match &config.mode {
+        Mode::Store(_) => Ok(Report::empty()),
         Mode::Filter(inputs) => {
             if let Some(target) = &config.spill {
                 spill::check_target(target, inputs, &[])?;
             }
-            filter::run(config, plan, inputs)
+            if config.json {
+                filter::run(config, plan, inputs, Sink::new(io::sink()))
+            } else {
+                filter::run(config, plan, inputs, Sink::stdout())
+            }
         }
         Mode::Wrap(wrap) => {
             if wrap.argv.is_empty() {
@@ -65,7 +117,13 @@ pub fn run(config: &Config) -> Result<Report, Error> {
                 };
                 spill::check_target(target, stdin, siblings)?;
             }
-            wrap::run(config, wrap, plan, stderr_plan)
+            if config.json {
+                let nowhere = || Sink::new(io::sink());
+                wrap::run(config, wrap, plan, stderr_plan, nowhere(), nowhere)
+            } else {
+                let (stdout, stderr) = (Background::stdout(), Background::stderr);
+                wrap::run(config, wrap, plan, stderr_plan, stdout, stderr)
+            }
         }
     }
 }

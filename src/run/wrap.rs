@@ -12,22 +12,24 @@ use crate::error::{Error, Problem};
 use crate::options::Plan;
 use crate::render::text;
 use crate::report::{ChildExit, ChildReport, Report};
-use crate::sink::Background;
+use crate::sink::{Close, Sink};
 use crate::source::child::{self, SpawnError};
 use crate::source::signals::Forwarder;
 use crate::source::supervisor::{ExitAlarm, Pipe, Supervisor};
 use crate::spill::Spill;
-use crate::stream::{Printed, Problems, Stream};
+use crate::stream::{Printed, Problems, RunFacts, Stream};
 use crate::sys;
 
 /// With `--stderr separate`, the stderr's spill file is PATH + this.
 pub(super) const STDERR_SPILL_SUFFIX: &str = ".stderr";
 
-pub(super) fn run(
+pub(super) fn run<W: Close>(
     config: &Config,
     wrap: &WrapConfig,
     plan: Plan,
     stderr_plan: Option<Plan>,
+    stdout: Sink<W>,
+    stderr_sink: impl FnOnce() -> Sink<W>,
 ) -> Result<Report, Error> {
     // Both before the child exists, so no signal or exit can slip past.
     let forwarder = Forwarder::install().map_err(Error::io("cannot install signal handlers"))?;
@@ -53,7 +55,7 @@ pub(super) fn run(
                 source,
             });
             return Ok(Report {
-                output: Stream::new(plan, None).finish(0, &mut problems),
+                output: Stream::new(plan, None).finish(0, &RunFacts::default(), &mut problems),
                 stderr: None,
                 child: Some(ChildReport {
                     exit,
@@ -76,10 +78,10 @@ pub(super) fn run(
             .as_ref()
             .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
         let stream = Stream::new(plan, spill);
-        Printed::new(stream, Background::stderr(), "stderr", config)
+        Printed::new(stream, stderr_sink(), "stderr", config)
     });
     let stream = Stream::new(plan, spill);
-    let mut output = Printed::new(stream, Background::stdout(), "stdout", config);
+    let mut output = Printed::new(stream, stdout, "stdout", config);
     let supervisor = Supervisor {
         group,
         output: Some(spawned.output),
@@ -126,9 +128,18 @@ pub(super) fn run(
             .errors
             .push(Problem::CommandOutput { stream, source });
     }
-    let stderr = stderr.map(|stderr| stderr.finish(None, &mut problems));
+    let facts = RunFacts {
+        command: Some(
+            wrap.argv
+                .iter()
+                .map(|arg| arg.to_string_lossy().into_owned())
+                .collect(),
+        ),
+        exit: Some(i64::from(child.status())),
+    };
+    let stderr = stderr.map(|stderr| stderr.finish(None, &facts, &mut problems));
     let status_line = text::status_line(&child).filter(|_| wrap.status_line);
-    let output = output.finish(status_line.as_deref(), &mut problems);
+    let output = output.finish(status_line.as_deref(), &facts, &mut problems);
     Ok(Report {
         output,
         stderr,

@@ -7,17 +7,20 @@
 //! never be written through a planted symlink: both are checked here.
 
 use std::ffi::OsString;
-use std::fs::{self, DirBuilder, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
+pub(crate) mod store;
+
+use crate::capture::Counters;
 use crate::error::{Error, Problem};
 use crate::report::SpillReport;
 use crate::source::Input;
 use crate::sys;
+use store::{Entry, Store};
 
 /// Where the user asked the full output to go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,14 +29,49 @@ pub enum SpillTarget {
     /// `--spill FILE`: created or truncated, mode 0600 when created; never
     /// through a symlink.
     File(PathBuf),
-    /// `--spill-dir DIR`: a new, unpredictably named file in DIR, removed at
-    /// the end when the output was not truncated.
-    Dir(PathBuf),
+    /// `--spill-dir DIR` or `--store`: a new output in a store, kept (and
+    /// listed) when the output names it.
+    Store(StoreTarget),
 }
 
-/// How often a random name may collide before we give up; with 64 random
-/// bits a single collision is already beyond belief.
-const NAME_ATTEMPTS: usize = 8;
+/// A spill store and how much it keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoreTarget {
+    /// The store's directory.
+    pub dir: PathBuf,
+    /// `--retain`: at most this many outputs are kept.
+    pub retain: u64,
+    /// `--retain-size`: at most this many bytes of outputs are kept.
+    pub retain_bytes: u64,
+}
+
+/// `--retain` by default.
+pub const DEFAULT_RETAIN: u64 = 200;
+/// `--retain-size` by default: 1 GiB.
+pub const DEFAULT_RETAIN_BYTES: u64 = 1 << 30;
+
+impl StoreTarget {
+    /// The store in `dir`, with the default retention.
+    pub fn new(dir: impl Into<PathBuf>) -> StoreTarget {
+        StoreTarget {
+            dir: dir.into(),
+            retain: DEFAULT_RETAIN,
+            retain_bytes: DEFAULT_RETAIN_BYTES,
+        }
+    }
+
+    /// The default store: `${XDG_CACHE_HOME:-$HOME/.cache}/toolcap/spill`,
+    /// from the variables `env` gives (empty ones count as unset).
+    pub fn default_dir(env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+        let set = |name: &str| env(name).filter(|value| !value.is_empty());
+        let cache = set("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| set("HOME").map(|home| PathBuf::from(home).join(".cache")))?;
+        Some(cache.join("toolcap").join("spill"))
+    }
+}
+
 
 /// Refuses a `--spill FILE` that is the same file (device and inode) as an
 /// input, stdin included, or as toolcap's stdout or stderr: opening it
@@ -104,12 +142,34 @@ pub(crate) struct Spill {
     path: PathBuf,
     file: Option<File>,
     failure: Option<String>,
-    /// A `--spill-dir` file: removed at the end unless the output was cut,
-    /// and its failure loses nothing then.
-    temporary: bool,
+    /// For an output in a store: removed at the end unless the output
+    /// names it, and entered in the manifest when kept.
+    stored: Option<Stored>,
+    /// Whether it was to be an output of a store (even one that failed):
+    /// its failure then loses nothing unless the output names it.
+    in_store: bool,
     /// Whether this run created the file: only such a file is ever removed
     /// (a failed spill's path may name someone else's file).
     created: bool,
+    /// The raw stream's totals, for the manifest.
+    counters: Counters,
+}
+
+/// A spill that is an output of a store.
+struct Stored {
+    store: Store,
+    id: String,
+    retain: Retention,
+}
+
+/// What the manifest records of a run besides the stream itself.
+#[derive(Debug, Default)]
+pub(crate) struct SpillFacts {
+    /// The raw lines the cut left out.
+    pub(crate) omitted_lines: Option<[u64; 2]>,
+    /// In wrap mode: the command, and the status toolcap passed on.
+    pub(crate) command: Option<Vec<String>>,
+    pub(crate) exit: Option<i64>,
 }
 
 /// What became of a spill at the end of its stream.
@@ -125,19 +185,24 @@ impl Spill {
     /// Opens the spill file for the main stream.
     pub(crate) fn create(target: &SpillTarget) -> Spill {
         match target {
-            SpillTarget::File(path) => Spill::open(absolute(path), false),
-            SpillTarget::Dir(dir) => Spill::create_in_dir(&absolute(dir)),
+            SpillTarget::File(path) => Spill::open_named(absolute(path)),
+            SpillTarget::Store(store) => Spill::create_in_store(store),
         }
     }
 
-    /// Opens PATH + `suffix` under the same rules (for a child's stderr).
+    /// The spill of a command's separate stderr: PATH.stderr next to a
+    /// named file, or an output of its own in a store.
     pub(crate) fn create_sibling(&self, suffix: &str) -> Spill {
-        let path = with_suffix(&self.path, suffix);
-        match &self.failure {
-            Some(failure) if self.file.is_none() => {
-                Spill::failed(path, failure.clone(), self.temporary)
+        match &self.stored {
+            Some(stored) => Spill::new_output(stored.store.clone(), stored.retain),
+            None if self.file.is_none() && self.failure.is_some() => {
+                let reason = self.failure.clone().unwrap_or_default();
+                Spill {
+                    in_store: self.in_store,
+                    ..Spill::failed(with_suffix(&self.path, suffix), reason)
+                }
             }
-            _ => Spill::open(path, self.temporary),
+            None => Spill::open_named(with_suffix(&self.path, suffix)),
         }
     }
 
@@ -145,6 +210,9 @@ impl Spill {
     /// and writing stops.
     pub(crate) fn write(&mut self, chunk: &[u8]) {
         let Some(file) = &mut self.file else { return };
+        if self.stored.is_some() {
+            self.counters.push(chunk);
+        }
         if let Err(err) = file.write_all(chunk) {
             self.failure = Some(format!(
                 "cannot write spill file '{}': {err}",
@@ -158,33 +226,70 @@ impl Spill {
     pub(crate) fn note(&self) -> SpillReport {
         match &self.failure {
             Some(reason) => SpillReport::NotSaved(reason.clone()),
-            None => SpillReport::Saved(self.path.clone()),
+            None => SpillReport::Saved {
+                path: self.path.clone(),
+                id: self.stored.as_ref().map(|stored| stored.id.clone()),
+            },
         }
     }
 
-    /// Closes the file. A `--spill-dir` file is removed when the output was
-    /// not `truncated` (it was only a safety copy) or when writing it failed
-    /// (the marker says it was not saved); its failure is then only a
-    /// warning unless the output was cut.
-    pub(crate) fn finish(self, truncated: bool) -> SpillEnd {
-        let report = self.note();
+    /// Closes the file. An output of a store is kept when the output names
+    /// it (`named`: it was cut, or summarised) and then entered in the
+    /// manifest and retention applied; otherwise it is removed (it was only
+    /// a safety copy), as it is when writing it failed (the marker says it
+    /// was not saved). Its failure is then only a warning, unless the
+    /// output named it.
+    pub(crate) fn finish(self, named: bool, facts: &SpillFacts) -> SpillEnd {
+        let mut report = self.note();
         drop(self.file);
-        let remove = self.created && self.temporary && (!truncated || self.failure.is_some());
-        let mut removal_failure = None;
-        if remove
-            && let Err(err) = fs::remove_file(&self.path)
-            && err.kind() != io::ErrorKind::NotFound
-        {
-            removal_failure = Some(Problem::Spill(format!(
-                "cannot remove spill file '{}': {err}",
-                self.path.display()
-            )));
+        let in_store = self.in_store;
+        let mut other_failure = None;
+        if let Some(stored) = &self.stored {
+            let keep = named && self.failure.is_none();
+            if self.created && !keep {
+                if let Err(err) = fs::remove_file(&self.path)
+                    && err.kind() != io::ErrorKind::NotFound
+                {
+                    other_failure = Some(format!(
+                        "cannot remove spill file '{}': {err}",
+                        self.path.display()
+                    ));
+                }
+            } else if keep {
+                let entry = Entry {
+                    id: stored.id.clone(),
+                    file: format!("{}.log", stored.id),
+                    created: store::now_rfc3339(),
+                    bytes: self.counters.bytes(),
+                    lines: self.counters.lines(),
+                    omitted_lines: facts.omitted_lines,
+                    command: facts.command.clone(),
+                    exit: facts.exit,
+                };
+                let recorded = stored.store.record(&entry).and_then(|()| {
+                    stored
+                        .store
+                        .prune(stored.retain.count, stored.retain.bytes)
+                        .map(|_| ())
+                });
+                if let Err(err) = recorded {
+                    other_failure = Some(format!(
+                        "cannot update the spill store '{}': {err}",
+                        stored.store.dir().display()
+                    ));
+                    // The output is saved, but --show cannot find it.
+                    if let SpillReport::Saved { id, .. } = &mut report {
+                        *id = None;
+                    }
+                }
+            }
         }
         let failure = self.failure.map(Problem::Spill);
-        let (problem, warning) = match (failure, self.temporary && !truncated) {
+        let other_failure = other_failure.map(Problem::Spill);
+        let (problem, warning) = match (failure, in_store && !named) {
             (Some(failure), true) => (None, Some(failure)),
-            (Some(failure), false) => (Some(failure), removal_failure),
-            (None, _) => (None, removal_failure),
+            (Some(failure), false) => (Some(failure), other_failure),
+            (None, _) => (None, other_failure),
         };
         SpillEnd {
             report,
@@ -193,79 +298,84 @@ impl Spill {
         }
     }
 
-    fn open(path: PathBuf, temporary: bool) -> Spill {
-        let opened = open_file(&path, temporary);
-        Spill::from_opened(path, opened, temporary)
-    }
-
-    fn from_opened(path: PathBuf, opened: io::Result<File>, temporary: bool) -> Spill {
-        match opened {
-            Ok(file) => Spill {
-                path,
-                file: Some(file),
-                failure: None,
-                temporary,
-                created: true,
-            },
+    /// `--spill FILE`: created or truncated, never through a symlink.
+    fn open_named(path: PathBuf) -> Spill {
+        match open_named_file(&path) {
+            Ok(file) => Spill::opened(path, file, None),
             Err(err) => {
                 let reason = format!("cannot create spill file '{}': {err}", path.display());
-                Spill::failed(path, reason, temporary)
+                Spill::failed(path, reason)
             }
         }
     }
 
-    fn failed(path: PathBuf, reason: String, temporary: bool) -> Spill {
+    fn opened(path: PathBuf, file: File, stored: Option<Stored>) -> Spill {
+        Spill {
+            path,
+            file: Some(file),
+            failure: None,
+            in_store: stored.is_some(),
+            stored,
+            created: true,
+            counters: Counters::default(),
+        }
+    }
+
+    fn failed(path: PathBuf, reason: String) -> Spill {
         Spill {
             path,
             file: None,
             failure: Some(reason),
-            temporary,
+            stored: None,
+            in_store: false,
             created: false,
+            counters: Counters::default(),
         }
     }
 
-    fn create_in_dir(dir: &Path) -> Spill {
-        if let Err(reason) = make_private_dir(dir) {
-            return Spill::failed(dir.to_path_buf(), reason, true);
+    /// A store output that could not be created.
+    fn failed_in_store(path: PathBuf, reason: String) -> Spill {
+        Spill {
+            in_store: true,
+            ..Spill::failed(path, reason)
         }
-        let mut attempts = 0;
-        loop {
-            let path = match unpredictable_name() {
-                Ok(name) => dir.join(name),
-                Err(err) => {
-                    let reason = format!("cannot name a spill file in '{}': {err}", dir.display());
-                    return Spill::failed(dir.to_path_buf(), reason, true);
-                }
-            };
-            attempts += 1;
-            match open_file(&path, true) {
-                Err(err)
-                    if err.kind() == io::ErrorKind::AlreadyExists && attempts < NAME_ATTEMPTS =>
-                {
-                    continue;
-                }
-                opened => return Spill::from_opened(path, opened, true),
+    }
+
+    fn create_in_store(target: &StoreTarget) -> Spill {
+        let dir = absolute(&target.dir);
+        match Store::open(&dir) {
+            Ok(store) => Spill::new_output(store, Retention::of(target)),
+            Err(reason) => Spill::failed_in_store(dir, reason),
+        }
+    }
+
+    fn new_output(store: Store, retain: Retention) -> Spill {
+        match store.create_output() {
+            Ok((id, path, file)) => Spill::opened(path, file, Some(Stored { store, id, retain })),
+            Err(err) => {
+                let reason = format!(
+                    "cannot create a spill file in '{}': {err}",
+                    store.dir().display()
+                );
+                Spill::failed_in_store(store.dir().to_path_buf(), reason)
             }
         }
     }
 }
 
-/// Creates DIR (mode 0700) and its parents if missing.
-fn make_private_dir(dir: &Path) -> Result<(), String> {
-    let cannot = |reason: &dyn std::fmt::Display| {
-        format!(
-            "cannot create spill directory '{}': {reason}",
-            dir.display()
-        )
-    };
-    match fs::metadata(dir) {
-        Ok(metadata) if metadata.is_dir() => Ok(()),
-        Ok(_) => Err(cannot(&"not a directory")),
-        Err(_) => DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(|err| cannot(&err)),
+/// How many outputs, and how many bytes of them, a store keeps.
+#[derive(Clone, Copy, Debug)]
+struct Retention {
+    count: u64,
+    bytes: u64,
+}
+
+impl Retention {
+    fn of(target: &StoreTarget) -> Retention {
+        Retention {
+            count: target.retain,
+            bytes: target.retain_bytes,
+        }
     }
 }
 
@@ -275,40 +385,22 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Exclusive creation never follows or reuses an existing file, which is
-/// what a shared spill directory needs; a named file is opened without
-/// following a final symlink (a planted link in a shared /tmp would
-/// otherwise redirect the write); mode 0600 keeps the output private.
-fn open_file(path: &Path, exclusive: bool) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.write(true).mode(0o600);
-    if exclusive {
-        options.create_new(true);
-    } else {
-        options
-            .create(true)
-            .truncate(true)
-            .custom_flags(libc::O_NOFOLLOW);
-    }
-    options.open(path).map_err(|err| {
-        if err.raw_os_error() == Some(libc::ELOOP) {
-            io::Error::other("it is a symbolic link, which toolcap does not follow")
-        } else {
-            err
-        }
-    })
-}
-
-/// `toolcap-<seconds since the epoch>-<64 random bits>.log`: sortable by
-/// time, and not guessable by another user of a shared directory.
-fn unpredictable_name() -> io::Result<String> {
-    let mut random = [0u8; 8];
-    File::open("/dev/urandom")?.read_exact(&mut random)?;
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    Ok(format!(
-        "toolcap-{seconds}-{:016x}.log",
-        u64::from_ne_bytes(random)
-    ))
+/// A named spill file is opened without following a final symlink (a
+/// planted link in a shared /tmp would otherwise redirect the write), mode
+/// 0600 when created.
+fn open_named_file(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|err| {
+            if err.raw_os_error() == Some(libc::ELOOP) {
+                io::Error::other("it is a symbolic link, which toolcap does not follow")
+            } else {
+                err
+            }
+        })
 }

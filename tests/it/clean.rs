@@ -266,10 +266,7 @@ fn binary_input_becomes_one_line_naming_the_spill_file() {
         &["--clean", "--spill-dir", &spill_dir.display().to_string()],
         &binary,
     );
-    let files: Vec<_> = std::fs::read_dir(&spill_dir)
-        .expect("spill dir")
-        .map(|entry| entry.expect("entry").path())
-        .collect();
+    let files = crate::common::stored_outputs(&spill_dir);
     assert_eq!(files.len(), 1);
     assert_eq!(
         String::from_utf8_lossy(&stdout),

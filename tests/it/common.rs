@@ -278,6 +278,18 @@ fn cleanup_failed(message: String) {
     }
 }
 
+/// The outputs a spill store holds (`*.log`), in name order; the store's
+/// manifest and lock file are not outputs.
+pub fn stored_outputs(store: &Path) -> Vec<PathBuf> {
+    let mut outputs: Vec<PathBuf> = std::fs::read_dir(store)
+        .unwrap_or_else(|err| panic!("cannot list '{}': {err}", store.display()))
+        .map(|entry| entry.expect("a store entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "log"))
+        .collect();
+    outputs.sort();
+    outputs
+}
+
 /// What a test needs from the machine beyond toolcap and a POSIX shell.
 #[derive(Clone, Copy, Debug)]
 pub enum Need {

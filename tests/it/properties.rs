@@ -41,7 +41,10 @@ fn streamed_report(input: &[u8], spec: &Spec, chunk: usize) -> StreamReport {
 fn streamed_output(input: &[u8], spec: &Spec, chunk: usize) -> Vec<u8> {
     let mut report = streamed_report(input, spec, chunk);
     if let Some(path) = &spec.spill {
-        report.spill = Some(SpillReport::Saved(PathBuf::from(OsStr::from_bytes(path))));
+        report.spill = Some(SpillReport::Saved {
+            path: PathBuf::from(OsStr::from_bytes(path)),
+            id: None,
+        });
     }
     let mut out = Vec::new();
     toolcap::render(&report, &options(spec), &mut out).expect("write to a Vec");

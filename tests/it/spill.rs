@@ -2,7 +2,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use crate::common::{KillOnDrop, TempDir, repeated, toolcap, truncated};
+use crate::common::{KillOnDrop, TempDir, repeated, stored_outputs, toolcap, truncated};
 
 #[test]
 fn spill_file_equals_the_input_and_the_marker_names_it() {
@@ -70,9 +70,7 @@ fn spill_dir_keeps_a_private_file_only_when_truncated() {
         0o700
     );
     assert_eq!(
-        std::fs::read_dir(&dir)
-            .expect("list the spill directory")
-            .count(),
+        stored_outputs(&dir).len(),
         0,
         "fitting output leaves no file"
     );
@@ -86,10 +84,7 @@ fn spill_dir_keeps_a_private_file_only_when_truncated() {
         .output()
         .expect("run toolcap");
     assert!(output.status.success());
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("list the spill directory")
-        .map(|entry| entry.expect("a spill directory entry").path())
-        .collect();
+    let files = stored_outputs(&dir);
     assert_eq!(files.len(), 1);
     assert_eq!(
         std::fs::read(&files[0]).expect("read the spill file"),
@@ -124,10 +119,7 @@ fn spill_dir_from_the_environment() {
         .output()
         .expect("run toolcap");
     assert!(output.status.success(), "{output:?}");
-    let files: Vec<_> = std::fs::read_dir(dir.path())
-        .expect("list the spill directory")
-        .map(|entry| entry.expect("a spill directory entry").path())
-        .collect();
+    let files = stored_outputs(dir.path());
     assert_eq!(files.len(), 1, "{files:?}");
     let spill = &files[0];
     assert_eq!(std::fs::read(spill).expect("read the spill file"), input);
@@ -173,11 +165,10 @@ fn eight_concurrent_spill_dir_runs_get_eight_distinct_complete_files() {
             .expect("write toolcap's stdin");
         assert!(guard.child().wait().expect("wait for toolcap").success());
     }
-    let mut contents: Vec<Vec<u8>> = std::fs::read_dir(dir.path())
-        .expect("list the spill directory")
-        .map(|entry| {
-            let path = entry.expect("a spill directory entry").path();
-            std::fs::read(&path)
+    let mut contents: Vec<Vec<u8>> = stored_outputs(dir.path())
+        .iter()
+        .map(|path| {
+            std::fs::read(path)
                 .unwrap_or_else(|err| panic!("cannot read '{}': {err}", path.display()))
         })
         .collect();
@@ -317,10 +308,7 @@ fn the_marker_names_the_spill_file_by_its_absolute_path_on_one_line() {
         .output()
         .expect("run toolcap");
     assert!(output.status.success());
-    let stored = std::fs::read_dir(dir.join("relative/dir"))
-        .expect("the spill directory")
-        .map(|entry| entry.expect("entry").path())
-        .collect::<Vec<_>>();
+    let stored = stored_outputs(&dir.join("relative/dir"));
     assert_eq!(stored.len(), 1);
     assert!(stored[0].is_absolute());
     let marker = format!(
@@ -460,8 +448,9 @@ fn spill_dir_file_that_failed_part_way_is_removed() {
     let bin = crate::common::BIN;
     for (max, code) in [("100", 1), ("1M", 0)] {
         // 200,000 bytes into a 64 KiB disk; then list what is left on it.
+        // A fresh tmpfs is writable by all; a store must be private.
         let script = format!(
-            "head -c 200000 /dev/zero | tr '\\0' x | {bin} --max {max} --spill-dir '{dir}' \
+            "chmod 700 '{dir}' && head -c 200000 /dev/zero | tr '\\0' x | {bin} --max {max} --spill-dir '{dir}' \
              >/dev/null 2>'{errors}'; echo $?; ls -A '{dir}'",
             dir = dir.path().display(),
             errors = errors_file.display()

@@ -1,0 +1,113 @@
+//! `--json`: the report of a run as one JSON object on one line. Its
+//! `output` is exactly the text toolcap would have printed (invalid UTF-8
+//! replaced by U+FFFD); the other fields are the report's facts. Fields
+//! are only ever added, never renamed (README, "JSON report").
+
+use std::io::{self, Write};
+
+use serde_json::{Map, Value, json};
+
+use super::text::{self, HeaderPlace, TextStyle};
+use crate::report::{ChildExit, Report, SpillReport, StreamReport};
+
+/// How the text inside the report is laid out, as the text mode would.
+pub(crate) struct Layout {
+    pub(crate) header: bool,
+    /// Wrap mode's status line after the output.
+    pub(crate) status_line: bool,
+    /// The style of each stream (a separate stderr may have its own
+    /// budget, which codex's marker names).
+    pub(crate) output_style: TextStyle,
+    pub(crate) stderr_style: TextStyle,
+}
+
+/// Writes `report` as one line of JSON.
+pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layout) -> io::Result<()> {
+    let trailer = match (&report.child, report.interrupted_by) {
+        (Some(child), _) => text::status_line(child).filter(|_| layout.status_line),
+        (None, Some(signal)) => Some(text::interruption_line(signal)),
+        (None, None) => None,
+    };
+    let mut object = stream_fields(
+        &report.output,
+        layout.header,
+        &layout.output_style,
+        trailer.as_deref(),
+    )?;
+    if let Some(child) = &report.child {
+        let (code, signal) = match child.exit {
+            ChildExit::Exited(code) => (Some(code), None),
+            ChildExit::Signaled(signal) => (None, Some(signal)),
+            ChildExit::NotFound => (Some(127), None),
+            ChildExit::NotExecutable => (Some(126), None),
+        };
+        object.insert(
+            "exit".into(),
+            json!({"code": code, "signal": signal, "timed_out": child.timed_out_after.is_some()}),
+        );
+        object.insert("duration_ms".into(), json!(child.duration.as_millis() as u64));
+    }
+    if let Some(stderr) = &report.stderr {
+        let fields = stream_fields(stderr, layout.header, &layout.stderr_style, None)?;
+        object.insert("stderr".into(), Value::Object(fields));
+    }
+    object.insert("interrupted_by".into(), json!(report.interrupted_by));
+    let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
+    object.insert("problems".into(), json!(problems));
+    serde_json::to_writer(&mut *out, &Value::Object(object)).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// The capping fields of one stream, `output` first.
+fn stream_fields(
+    stream: &StreamReport,
+    header: bool,
+    style: &TextStyle,
+    trailer: Option<&str>,
+) -> io::Result<Map<String, Value>> {
+    let layout = text::Layout {
+        header: if header {
+            HeaderPlace::Top
+        } else {
+            HeaderPlace::Omitted
+        },
+        style,
+    };
+    let mut text = Vec::new();
+    text::write_output(&mut text, stream, &layout, 0, trailer)?;
+    let kept: u64 = stream.kept.iter().map(|block| block.bytes.len() as u64).sum();
+    let mut fields = Map::new();
+    let mut put = |name: &str, value: Value| {
+        fields.insert(name.to_string(), value);
+    };
+    put("output", json!(String::from_utf8_lossy(&text)));
+    put("truncated", json!(stream.truncated()));
+    put("bytes", json!(stream.bytes));
+    put("lines", json!(stream.lines));
+    put("tokens", json!(stream.tokens));
+    put("head_bytes", json!(stream.head.len()));
+    put("tail_bytes", json!(stream.tail.len()));
+    put(
+        "omitted_bytes",
+        json!(stream.cut.map_or(0, |cut| cut.omitted_bytes() - kept)),
+    );
+    put(
+        "omitted_lines",
+        json!(stream.cut.map(|cut| [cut.first_omitted_line, cut.last_omitted_line])),
+    );
+    put("kept_bytes", json!(kept));
+    put("hidden_matches", json!(stream.hidden_matches));
+    put("raw_bytes", json!(stream.raw_bytes));
+    put("cleaned", json!(stream.cleaned));
+    let (spill, spill_id, spill_error) = match &stream.spill {
+        Some(SpillReport::Saved { path, id }) => {
+            (json!(path.to_string_lossy()), json!(id), Value::Null)
+        }
+        Some(SpillReport::NotSaved(reason)) => (Value::Null, Value::Null, json!(reason)),
+        None => (Value::Null, Value::Null, Value::Null),
+    };
+    put("spill", spill);
+    put("spill_id", spill_id);
+    put("spill_error", spill_error);
+    Ok(fields)
+}

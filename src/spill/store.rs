@@ -1,0 +1,333 @@
+//! The spill store: a private directory of full outputs, each under a short
+//! id, listed in a manifest (`index.jsonl`, one JSON line per output) that
+//! `--list`, `--show` and `--summary` read, and bounded by retention.
+//!
+//! Concurrent toolcaps share a store safely: outputs are created
+//! exclusively under fresh random names, and every manifest change (an
+//! append, or a rewrite when pruning) happens under an exclusive flock on
+//! `index.lock`. An output is entered in the manifest only once it is
+//! complete, and pruning removes only what the manifest lists, so an
+//! output another toolcap is still writing is never deleted.
+
+use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+
+use crate::sys::{self, FileLock};
+
+const MANIFEST: &str = "index.jsonl";
+const LOCK: &str = "index.lock";
+/// Random bytes in an id: 8 hex digits, short enough to type, and a fresh
+/// name is taken exclusively, so a clash only means another draw.
+const ID_BYTES: usize = 4;
+/// How often a random id may clash before we give up.
+const ID_ATTEMPTS: usize = 16;
+
+/// A store, checked: a directory of ours that no one else can write.
+#[derive(Clone, Debug)]
+pub(crate) struct Store {
+    dir: PathBuf,
+}
+
+/// One output in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub(crate) id: String,
+    /// The file's name in the store.
+    pub(crate) file: String,
+    /// RFC 3339, UTC.
+    pub(crate) created: String,
+    pub(crate) bytes: u64,
+    pub(crate) lines: u64,
+    /// The raw lines the cut left out.
+    pub(crate) omitted_lines: Option<[u64; 2]>,
+    /// In wrap mode: the command's argv, and how it exited (the status
+    /// toolcap passed on).
+    pub(crate) command: Option<Vec<String>>,
+    pub(crate) exit: Option<i64>,
+}
+
+impl Store {
+    /// Opens the store at `dir`, creating it (mode 0700) if missing.
+    /// Refuses a store that belongs to another user or that others can
+    /// write: a shared `/tmp` must not let anyone plant or read outputs.
+    pub(crate) fn open(dir: &Path) -> Result<Store, String> {
+        let refuse = |why: &str| format!("refusing spill directory '{}': {why}", dir.display());
+        let cannot = |why: &dyn std::fmt::Display| {
+            format!("cannot create spill directory '{}': {why}", dir.display())
+        };
+        match fs::metadata(dir) {
+            Ok(metadata) if !metadata.is_dir() => return Err(cannot(&"not a directory")),
+            Ok(_) => {}
+            Err(_) => DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(|err| cannot(&err))?,
+        }
+        let metadata = fs::metadata(dir).map_err(|err| refuse(&err.to_string()))?;
+        if metadata.uid() != sys::effective_uid() {
+            return Err(refuse("it belongs to another user"));
+        }
+        let mode = metadata.permissions().mode() & 0o777;
+        if mode & 0o022 != 0 {
+            return Err(refuse(&format!(
+                "others can write to it (mode {mode:04o}); make it private with chmod 700"
+            )));
+        }
+        Ok(Store {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Creates a new output file under a fresh id: exclusively (never an
+    /// existing file, never through a symlink), mode 0600.
+    pub(crate) fn create_output(&self) -> io::Result<(String, PathBuf, File)> {
+        let mut attempts = 0;
+        loop {
+            let id = random_id()?;
+            let path = self.dir.join(format!("{id}.log"));
+            let created = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&path);
+            attempts += 1;
+            match created {
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempts < ID_ATTEMPTS => {}
+                Err(err) => return Err(err),
+                Ok(file) => return Ok((id, path, file)),
+            }
+        }
+    }
+
+    /// Appends `entry` to the manifest, whole, under the lock.
+    pub(crate) fn record(&self, entry: &Entry) -> io::Result<()> {
+        let _lock = self.lock()?;
+        let mut line = entry.to_json().to_string().into_bytes();
+        line.push(b'\n');
+        // One write of the whole line, appended: nothing can come between.
+        OpenOptions::new()
+            .append(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(self.dir.join(MANIFEST))?
+            .write_all(&line)
+    }
+
+    /// The outputs in the manifest, oldest first.
+    pub(crate) fn entries(&self) -> io::Result<Vec<Entry>> {
+        let file = match File::open(self.dir.join(MANIFEST)) {
+            Ok(file) => file,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(err) => return Err(err),
+        };
+        let mut entries = Vec::new();
+        for line in BufReader::new(file).lines() {
+            // A line that does not parse (a crash mid-write of an older
+            // version, a hand edit) is skipped, not fatal.
+            if let Some(entry) = serde_json::from_str(&line?).ok().and_then(Entry::from_json) {
+                entries.push(entry);
+            }
+        }
+        Ok(entries)
+    }
+
+    /// The one output whose id starts with `prefix`.
+    pub(crate) fn find(&self, prefix: &str) -> Result<Entry, String> {
+        let entries = self
+            .entries()
+            .map_err(|err| format!("cannot read the spill store '{}': {err}", self.dir.display()))?;
+        let mut found = entries.into_iter().filter(|entry| entry.id.starts_with(prefix));
+        match (found.next(), found.next()) {
+            (Some(entry), None) if !prefix.is_empty() => Ok(entry),
+            (Some(first), Some(second)) => Err(format!(
+                "output id '{prefix}' is ambiguous: it starts {} and {} (and maybe more); give \
+                 more of it",
+                first.id, second.id
+            )),
+            _ => Err(format!(
+                "no output '{prefix}' in the spill store '{}' (toolcap --list shows them)",
+                self.dir.display()
+            )),
+        }
+    }
+
+    /// The path of an output's file.
+    pub(crate) fn path_of(&self, entry: &Entry) -> PathBuf {
+        self.dir.join(&entry.file)
+    }
+
+    /// Deletes the oldest outputs until at most `count` remain and they
+    /// hold at most `bytes`; rewrites the manifest atomically (a temporary
+    /// file renamed over it) under the lock. Returns how many went.
+    pub(crate) fn prune(&self, count: u64, bytes: u64) -> io::Result<usize> {
+        let _lock = self.lock()?;
+        let entries = self.entries()?;
+        let mut kept_bytes: u64 = entries.iter().map(|entry| entry.bytes).sum();
+        let mut drop = 0;
+        while drop < entries.len()
+            && ((entries.len() - drop) as u64 > count || kept_bytes > bytes)
+        {
+            kept_bytes -= entries[drop].bytes;
+            drop += 1;
+        }
+        if drop == 0 {
+            return Ok(0);
+        }
+        let mut rewritten = Vec::new();
+        for entry in &entries[drop..] {
+            rewritten.extend_from_slice(entry.to_json().to_string().as_bytes());
+            rewritten.push(b'\n');
+        }
+        let temporary = self.dir.join(format!("{MANIFEST}.{}", random_id()?));
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&temporary)?;
+        file.write_all(&rewritten)?;
+        file.sync_all()?;
+        fs::rename(&temporary, self.dir.join(MANIFEST))?;
+        for entry in &entries[..drop] {
+            match fs::remove_file(self.path_of(entry)) {
+                Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
+                _ => {}
+            }
+            // A separate stderr's copy goes with it.
+            let _ = fs::remove_file(self.path_of(entry).with_extension("log.stderr"));
+        }
+        Ok(drop)
+    }
+
+    fn lock(&self) -> io::Result<FileLock> {
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(self.dir.join(LOCK))?;
+        FileLock::exclusive(file)
+    }
+}
+
+impl Entry {
+    fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "file": self.file,
+            "created": self.created,
+            "bytes": self.bytes,
+            "lines": self.lines,
+            "omitted_lines": self.omitted_lines,
+            "command": self.command,
+            "exit": self.exit,
+        })
+    }
+
+    fn from_json(value: Value) -> Option<Entry> {
+        let text = |name: &str| value.get(name)?.as_str().map(str::to_string);
+        let number = |name: &str| value.get(name)?.as_u64();
+        Some(Entry {
+            id: text("id")?,
+            file: text("file")?,
+            created: text("created")?,
+            bytes: number("bytes")?,
+            lines: number("lines")?,
+            omitted_lines: value
+                .get("omitted_lines")
+                .and_then(Value::as_array)
+                .and_then(|pair| Some([pair.first()?.as_u64()?, pair.get(1)?.as_u64()?])),
+            command: value.get("command").and_then(Value::as_array).map(|argv| {
+                argv.iter()
+                    .map(|arg| arg.as_str().unwrap_or_default().to_string())
+                    .collect()
+            }),
+            exit: value.get("exit").and_then(Value::as_i64),
+        })
+    }
+}
+
+/// The command that prints an output: `toolcap --show ID`, naming the
+/// store (`--spill-dir DIR`) when it is not the default one.
+pub(crate) fn show_command(id: &str, dir: &Path) -> String {
+    let default = crate::spill::StoreTarget::default_dir(|name| std::env::var_os(name));
+    if default.as_deref() == Some(dir) {
+        format!("toolcap --show {id}")
+    } else {
+        format!("toolcap --show {id} --spill-dir {}", shell_quoted(&dir.to_string_lossy()))
+    }
+}
+
+/// `word`, in single quotes if a POSIX shell would split or expand it.
+pub(crate) fn shell_quoted(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// `ID_BYTES` random bytes as hex.
+fn random_id() -> io::Result<String> {
+    let mut random = [0u8; ID_BYTES];
+    File::open("/dev/urandom")?.read_exact(&mut random)?;
+    Ok(random.iter().map(|byte| format!("{byte:02x}")).collect())
+}
+
+/// The time now as RFC 3339 in UTC, to the second: `2026-12-01T05:30:00Z`.
+pub(crate) fn now_rfc3339() -> String {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
+    rfc3339(seconds)
+}
+
+/// Seconds since the epoch as an RFC 3339 UTC timestamp (civil-from-days,
+/// the proleptic Gregorian calendar).
+fn rfc3339(seconds: u64) -> String {
+    let days = (seconds / 86_400) as i64;
+    let time = seconds % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        time / 3_600,
+        time / 60 % 60,
+        time % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_796_102_376), "2026-12-01T05:19:36Z");
+        assert_eq!(rfc3339(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+}
