@@ -286,7 +286,8 @@ fn write_header(
                 "Warning: truncated output (original token count: {})\nTotal output lines: {}\n",
                 report.tokens, report.lines
             )?;
-            if report.cleaned {
+            // codex's header has its two lines only.
+            if report.cleaned && layout.style.codex.is_none() {
                 writeln!(
                     out,
                     "Cleaned: {} raw bytes became {} bytes",

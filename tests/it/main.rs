@@ -5,6 +5,7 @@ mod clean;
 mod common;
 mod errors;
 mod filter;
+mod harness;
 mod interrupt;
 mod live;
 mod model;

@@ -1,0 +1,500 @@
+//! Harness integration: the JSON report, the spill store (ids, manifest,
+//! --list/--show/--summary, retention, security), codex style and the
+//! header and marker templates.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{TempDir, repeated, std_toolcap, stored_outputs, toolcap, truncated};
+
+/// toolcap's stdout as JSON, after it exits with `code`.
+fn json_of(args: &[&str], stdin: &[u8], code: i32) -> Value {
+    let output = toolcap()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .expect("run toolcap");
+    assert_eq!(output.status.code(), Some(code), "{output:?}");
+    assert_eq!(
+        output.stdout.iter().filter(|&&b| b == b'\n').count(),
+        1,
+        "one line"
+    );
+    serde_json::from_slice(&output.stdout).expect("toolcap printed JSON")
+}
+
+#[test]
+fn json_report_in_filter_mode_has_every_field() {
+    let input = repeated("abcd\n", 10);
+    let report = json_of(&["--json", "--max", "10"], &input, 0);
+    let text = String::from_utf8(truncated(
+        50,
+        10,
+        b"abcd\n",
+        "[... 40 bytes truncated ...]",
+        b"abcd\n",
+    ))
+    .expect("UTF-8");
+    assert_eq!(report["output"], text.as_str());
+    assert_eq!(report["truncated"], true);
+    assert_eq!(report["bytes"], 50);
+    assert_eq!(report["lines"], 10);
+    assert_eq!(report["tokens"], 13);
+    assert_eq!(report["head_bytes"], 5);
+    assert_eq!(report["tail_bytes"], 5);
+    assert_eq!(report["omitted_bytes"], 40);
+    assert_eq!(report["omitted_lines"], serde_json::json!([2, 9]));
+    assert_eq!(report["spill"], Value::Null);
+    assert_eq!(report["spill_id"], Value::Null);
+    assert!(report.get("exit").is_none(), "no exit in filter mode");
+    // Output that fits: nothing truncated, the input itself.
+    let fits = json_of(&["--json"], b"short\n", 0);
+    assert_eq!(fits["output"], "short\n");
+    assert_eq!(fits["truncated"], false);
+    assert_eq!(fits["omitted_lines"], Value::Null);
+}
+
+#[test]
+fn json_report_replaces_invalid_utf8_and_names_the_store() {
+    let dir = TempDir::new("json-store");
+    let store = dir.join("store");
+    let mut input = b"caf\xe9\n".to_vec();
+    input.extend_from_slice(&repeated("line\n", 20));
+    let report = json_of(
+        &[
+            "--json",
+            "--max",
+            "12",
+            "--spill-dir",
+            &store.display().to_string(),
+        ],
+        &input,
+        0,
+    );
+    let output = report["output"].as_str().expect("a string");
+    assert!(output.contains("caf\u{FFFD}\n"), "{output}");
+    let outputs = stored_outputs(&store);
+    assert_eq!(outputs.len(), 1);
+    let id = outputs[0]
+        .file_stem()
+        .expect("a name")
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(report["spill_id"], id.as_str());
+    assert_eq!(report["spill"], outputs[0].display().to_string().as_str());
+    assert_eq!(std::fs::read(&outputs[0]).expect("stored"), input);
+}
+
+#[test]
+fn json_report_in_wrap_mode_says_how_the_command_ended() {
+    let killed = json_of(&["--json", "-c", "echo partial; kill -9 $$"], b"", 137);
+    assert_eq!(
+        killed["output"],
+        "partial\n[killed by signal 9 (SIGKILL)]\n"
+    );
+    assert_eq!(
+        killed["exit"],
+        serde_json::json!({"code": null, "signal": 9, "timed_out": false})
+    );
+    assert!(killed["duration_ms"].as_u64().is_some());
+    let timed_out = json_of(
+        &["--json", "--timeout", "200ms", "-c", "sleep 30"],
+        b"",
+        124,
+    );
+    assert_eq!(timed_out["exit"]["timed_out"], true);
+    assert_eq!(timed_out["exit"]["signal"], 15);
+    let separate = json_of(
+        &[
+            "--json",
+            "--stderr",
+            "separate",
+            "-c",
+            "echo out; echo err >&2; exit 2",
+        ],
+        b"",
+        2,
+    );
+    assert_eq!(separate["output"], "out\n[exit status: 2]\n");
+    assert_eq!(separate["exit"]["code"], 2);
+    assert_eq!(separate["stderr"]["output"], "err\n");
+    assert_eq!(separate["stderr"]["bytes"], 4);
+}
+
+#[test]
+fn json_and_live_do_not_mix() {
+    toolcap()
+        .args(["--json", "--live"])
+        .assert()
+        .code(2)
+        .stderr(
+            "toolcap: --json and --live cannot be used together: the report comes at the end\n",
+        );
+}
+
+/// The one line of the store's manifest for each output.
+fn manifest(store: &Path) -> Vec<Value> {
+    std::fs::read_to_string(store.join("index.jsonl"))
+        .expect("the manifest")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a whole JSON line"))
+        .collect()
+}
+
+#[test]
+fn sixteen_concurrent_runs_share_one_store() {
+    let dir = TempDir::new("store-concurrent");
+    let store = dir.join("store");
+    let runs: Vec<_> = (0..16)
+        .map(|run| {
+            std_toolcap()
+                .args(["--max", "100", "--spill-dir"])
+                .arg(&store)
+                .arg("-c")
+                .arg(format!(
+                    "i=0; while [ $i -lt 2000 ]; do echo run {run} line $i; i=$((i+1)); done"
+                ))
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn toolcap")
+        })
+        .collect();
+    for mut run in runs {
+        assert!(run.wait().expect("wait").success());
+    }
+    let outputs = stored_outputs(&store);
+    assert_eq!(outputs.len(), 16);
+    let entries = manifest(&store);
+    assert_eq!(entries.len(), 16);
+    let mut ids: Vec<&str> = entries
+        .iter()
+        .map(|entry| entry["id"].as_str().expect("id"))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 16, "distinct ids");
+    for entry in &entries {
+        let file = store.join(entry["file"].as_str().expect("file"));
+        let content = std::fs::read_to_string(&file).expect("stored output");
+        assert_eq!(content.lines().count(), 2000);
+        assert_eq!(entry["lines"], 2000);
+        assert_eq!(entry["bytes"], content.len());
+        assert_eq!(entry["exit"], 0);
+        assert_eq!(entry["command"][0], "/bin/sh");
+    }
+    assert_eq!(
+        std::fs::metadata(&store)
+            .expect("store")
+            .permissions()
+            .mode()
+            & 0o777,
+        0o700
+    );
+}
+
+#[test]
+fn show_prints_stored_bytes_and_line_ranges_and_summary_stands_for_them() {
+    let dir = TempDir::new("store-show");
+    let store = dir.join("store").display().to_string();
+    let input: Vec<u8> = (1..=1000)
+        .flat_map(|i| format!("line {i}\n").into_bytes())
+        .collect();
+    toolcap()
+        .args(["--max", "100", "--spill-dir", &store, "--", "cat"])
+        .write_stdin(input.clone())
+        .assert()
+        .success();
+    let entries = manifest(Path::new(&store));
+    let id = entries[0]["id"].as_str().expect("id").to_string();
+    toolcap()
+        .args(["--spill-dir", &store, "--show", &id[..4]])
+        .assert()
+        .success()
+        .stdout(input.clone());
+    toolcap()
+        .args(["--spill-dir", &store, "--show", &id, "--lines", "998:1005"])
+        .assert()
+        .success()
+        .stdout("line 998\nline 999\nline 1000\n");
+    toolcap()
+        .args(["--spill-dir", &store, "--summary", &id])
+        .assert()
+        .success()
+        .stdout(format!(
+            "[output {id}: 8,893 bytes, 1,000 lines, exit 0, cat; full output: toolcap --show {id} \
+             --spill-dir {store}]\n"
+        ));
+    let listed = toolcap()
+        .args(["--spill-dir", &store, "--list"])
+        .output()
+        .expect("list");
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.starts_with(&format!("{id}  ")), "{listed}");
+    assert!(
+        listed.contains("8,893 bytes") && listed.trim_end().ends_with("cat"),
+        "{listed}"
+    );
+    toolcap()
+        .args(["--spill-dir", &store, "--show", "zzzz"])
+        .assert()
+        .code(1)
+        .stderr(format!(
+            "toolcap: no output 'zzzz' in the spill store '{store}' (toolcap --list shows them)\n"
+        ));
+}
+
+#[test]
+fn retention_keeps_the_newest_outputs_by_count_and_by_size() {
+    let dir = TempDir::new("store-retention");
+    let store = dir.join("store").display().to_string();
+    for run in 0..5 {
+        toolcap()
+            .args(["--max", "10", "--spill-dir", &store, "--retain", "3"])
+            .write_stdin(repeated(&format!("run {run}\n"), 100))
+            .assert()
+            .success();
+    }
+    let entries = manifest(Path::new(&store));
+    assert_eq!(entries.len(), 3);
+    assert_eq!(stored_outputs(Path::new(&store)).len(), 3);
+    let kept: Vec<String> = entries
+        .iter()
+        .map(|entry| {
+            let file = Path::new(&store).join(entry["file"].as_str().expect("file"));
+            std::fs::read_to_string(file)
+                .expect("kept")
+                .lines()
+                .next()
+                .expect("a line")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(kept, ["run 2", "run 3", "run 4"]);
+    // Each output is 600 bytes: 1,000 bytes hold one.
+    toolcap()
+        .args(["--spill-dir", &store, "--prune", "--retain-size", "1000"])
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(manifest(Path::new(&store)).len(), 1);
+    assert_eq!(stored_outputs(Path::new(&store)).len(), 1);
+}
+
+#[test]
+fn a_store_others_can_write_or_a_planted_manifest_link_is_refused() {
+    let dir = TempDir::new("store-security");
+    let store = dir.join("shared");
+    std::fs::create_dir(&store).expect("create");
+    std::fs::set_permissions(&store, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let reason = format!(
+        "refusing spill directory '{}': others can write to it (mode 0777); make it private with \
+         chmod 700",
+        store.display()
+    );
+    toolcap()
+        .args(["--max", "10", "--spill-dir"])
+        .arg(&store)
+        .write_stdin(repeated("abcd\n", 10))
+        .assert()
+        .code(1)
+        .stdout(truncated(
+            50,
+            10,
+            b"abcd\n",
+            &format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]"),
+            b"abcd\n",
+        ))
+        .stderr(format!("toolcap: {reason}\n"));
+    toolcap()
+        .args(["--list", "--spill-dir"])
+        .arg(&store)
+        .assert()
+        .code(1)
+        .stderr(format!("toolcap: {reason}\n"));
+    // A private store whose manifest someone linked elsewhere: the output
+    // is saved, but the link is not followed to write the manifest.
+    let private = dir.join("private");
+    std::fs::create_dir(&private).expect("create");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+    let target = dir.join("elsewhere");
+    std::fs::write(&target, "").expect("target");
+    std::os::unix::fs::symlink(&target, private.join("index.jsonl")).expect("plant");
+    let output = toolcap()
+        .args(["--max", "10", "--spill-dir"])
+        .arg(&private)
+        .write_stdin(repeated("abcd\n", 10))
+        .output()
+        .expect("run toolcap");
+    // The output is saved (nothing lost): only its listing failed.
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .starts_with("toolcap: warning: cannot update the spill store"),
+        "{output:?}"
+    );
+    assert_eq!(
+        std::fs::read(&target).expect("target"),
+        b"",
+        "nothing written through the link"
+    );
+}
+
+/// codex's truncation, from its description: decode, then the characters
+/// that end within the first floor(M/2) bytes, the marker, and those that
+/// start within the last M - floor(M/2) bytes.
+fn codex(input: &[u8], budget: usize, tokens: bool) -> String {
+    let text = String::from_utf8_lossy(input).into_owned();
+    let len = text.len();
+    if len <= budget {
+        return text;
+    }
+    let lines = text.matches('\n').count() + usize::from(!text.ends_with('\n'));
+    let (left, right) = (budget / 2, budget - budget / 2);
+    let mut prefix = String::new();
+    let mut suffix = String::new();
+    let mut omitted = 0;
+    for (start, c) in text.char_indices() {
+        if start + c.len_utf8() <= left {
+            prefix.push(c);
+        } else if start >= len - right {
+            suffix.push(c);
+        } else {
+            omitted += 1;
+        }
+    }
+    let marker = if tokens {
+        format!(
+            "\u{2026}{} tokens truncated\u{2026}",
+            (len - budget).div_ceil(4)
+        )
+    } else {
+        format!("\u{2026}{omitted} chars truncated\u{2026}")
+    };
+    format!(
+        "Warning: truncated output (original token count: {})\nTotal output lines: {lines}\n\n\
+         {prefix}{marker}{suffix}",
+        len.div_ceil(4)
+    )
+}
+
+#[test]
+fn codex_style_matches_its_description() {
+    let cases: [(&[u8], &[&str], usize, bool); 8] = [
+        (b"abcdefghijklmnopqrstuvwxyz\n", &["--max", "10"], 10, false),
+        // Both cuts inside multi-byte characters.
+        (
+            "héllo wörld, ça va très bien €€€\n".as_bytes(),
+            &["--max", "9"],
+            9,
+            false,
+        ),
+        // One byte over the budget, and exactly at it.
+        (b"0123456789a", &["--max", "10"], 10, false),
+        (b"0123456789", &["--max", "10"], 10, false),
+        // M = 0: the marker alone, counting everything.
+        (b"abc\ndef\n", &["--max", "0"], 0, false),
+        // Under --tokens, tokens are counted.
+        (b"abcdefghijklmnopqrstuvwxyz", &["--tokens", "3"], 12, true),
+        // Invalid UTF-8 is decoded first (each bad byte becomes 3 bytes).
+        (b"ab\xff\xfecdefghijklmnop", &["--max", "6"], 6, false),
+        (
+            b"line one\nline two\nline three\n",
+            &["--max", "12"],
+            12,
+            false,
+        ),
+    ];
+    for (input, args, budget, tokens) in cases {
+        let output = toolcap()
+            .arg("--style=codex")
+            .args(args)
+            .write_stdin(input.to_vec())
+            .output()
+            .expect("run toolcap");
+        assert!(output.status.success(), "{output:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            codex(input, budget, tokens),
+            "{args:?} on {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+    toolcap()
+        .args(["--style", "codex", "--head", "5"])
+        .assert()
+        .code(2)
+        .stderr(
+            "toolcap: --style codex sets its own cuts and wording: it cannot be combined with \
+             --head\n",
+        );
+}
+
+#[test]
+fn templates_reproduce_other_agents_notices() {
+    let dir = TempDir::new("templates");
+    let spill = dir.join("out-17.txt");
+    let input: Vec<u8> = (0..7_488)
+        .flat_map(|i| format!("{i:09}\n").into_bytes())
+        .collect();
+    let output = toolcap()
+        .args(["--max", "13676", "--cut", "bytes", "--spill"])
+        .arg(&spill)
+        .args([
+            "--marker",
+            "[... {omitted_bytes:,} of {bytes:,} bytes omitted; full output in {spill} ...]",
+        ])
+        .write_stdin(input.clone())
+        .output()
+        .expect("run toolcap");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains(&format!(
+            "\n[... 61,204 of 74,880 bytes omitted; full output in {} ...]\n",
+            spill.display()
+        )),
+        "{text}"
+    );
+    // A pointer-only result: one copy-pasteable line instead of the output.
+    let store = dir.join("store");
+    let pointer = toolcap()
+        .args(["--head", "0", "--tail", "0", "--no-header", "--spill-dir"])
+        .arg(&store)
+        .args([
+            "--marker",
+            "[Tool output compressed: {bytes} bytes \u{2192} {show}]",
+        ])
+        .write_stdin(input.clone())
+        .output()
+        .expect("run toolcap");
+    let id = manifest(&store)[0]["id"].as_str().expect("id").to_string();
+    assert_eq!(
+        String::from_utf8_lossy(&pointer.stdout),
+        format!(
+            "[Tool output compressed: 74880 bytes \u{2192} toolcap --show {id} --spill-dir {}]\n",
+            store.display()
+        )
+    );
+    // An empty header template: no header at all.
+    toolcap()
+        .args([
+            "--max",
+            "4",
+            "--header",
+            "",
+            "--marker",
+            "[{omitted_lines} lines cut]",
+        ])
+        .write_stdin("a\nb\nc\nd\n")
+        .assert()
+        .success()
+        .stdout("a\n[2 lines cut]\nd\n");
+    toolcap()
+        .args(["--marker", "{bites}"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::starts_with(
+            "toolcap: invalid value for '--marker': unknown placeholder '{bites}'",
+        ));
+}
