@@ -1,5 +1,6 @@
 complete -c toolcap -s m -l max -d 'Budget for the kept output (head + tail) [default: 10k]' -r
 complete -c toolcap -l tokens -d 'Budget in tokens: --max = 4 * N bytes' -r
+complete -c toolcap -l chars -d 'Budget in Unicode characters instead of bytes' -r
 complete -c toolcap -l head -d 'Bytes kept from the start (default: half of --max)' -r
 complete -c toolcap -l tail -d 'Bytes kept from the end (default: the rest of --max)' -r
 complete -c toolcap -s n -l lines -d 'Also cap by lines: first N/2 and last N - N/2 lines' -r

@@ -145,6 +145,19 @@ struct Args {
     )]
     tokens: Option<u64>,
 
+    /// Budget in Unicode characters instead of bytes
+    #[arg(
+        long,
+        value_name = "COUNT",
+        value_parser = parse_count,
+        conflicts_with_all = ["max", "tokens"],
+        long_help = "Budget in Unicode characters (each byte of invalid UTF-8 counts one): the \
+                     head is the longest prefix of at most floor(COUNT/2) characters, the tail \
+                     the longest suffix of the rest, each then snapped to lines as --cut says. \
+                     --head and --tail are then characters too.\n\nExample: --chars 30000"
+    )]
+    chars: Option<u64>,
+
     /// Bytes kept from the start (default: half of --max)
     #[arg(
         long,
@@ -706,6 +719,7 @@ impl Args {
         match (self.max, self.tokens) {
             (Some(max), _) => options = options.max(max),
             (None, Some(tokens)) => options = options.tokens(tokens),
+            (None, None) if self.chars.is_some() => {}
             (None, None) => {
                 if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;
@@ -714,6 +728,9 @@ impl Args {
                     options = options.max_from_environment(max);
                 }
             }
+        }
+        if let Some(chars) = self.chars {
+            options = options.chars(chars);
         }
         if let Some(head) = self.head {
             options = options.head(head);

@@ -22,7 +22,13 @@ pub(crate) enum Measure {
     /// One unit per byte.
     #[default]
     Bytes,
+    /// One unit per Unicode character; each byte of invalid UTF-8 counts
+    /// one.
+    Chars,
 }
+
+/// A character is at most this many bytes long.
+const MAX_CHAR_BYTES: u64 = 4;
 
 impl Measure {
     /// How many bytes can make up `units` units: what the head buffer and
@@ -30,6 +36,7 @@ impl Measure {
     pub(crate) fn max_bytes(self, units: u64) -> u64 {
         match self {
             Measure::Bytes => units,
+            Measure::Chars => units.saturating_mul(MAX_CHAR_BYTES),
         }
     }
 
@@ -37,13 +44,151 @@ impl Measure {
     pub(crate) fn prefix_end(self, bytes: &[u8], units: u64) -> u64 {
         match self {
             Measure::Bytes => units.min(bytes.len() as u64),
+            Measure::Chars => {
+                let units = usize::try_from(units).unwrap_or(usize::MAX);
+                char_widths(bytes).take(units).sum::<usize>() as u64
+            }
         }
     }
 
     /// The start of the longest suffix of `bytes` that is at most `units`.
+    /// (`bytes` may start inside a character: its stray continuation bytes
+    /// are counted one each, and the suffix never needs them.)
     pub(crate) fn suffix_start(self, bytes: &[u8], units: u64) -> u64 {
         match self {
             Measure::Bytes => (bytes.len() as u64).saturating_sub(units),
+            Measure::Chars => {
+                let widths: Vec<usize> = char_widths(bytes).collect();
+                let skip = widths.len().saturating_sub(usize::try_from(units).unwrap_or(usize::MAX));
+                widths[..skip].iter().sum::<usize>() as u64
+            }
         }
+    }
+
+    /// The bytes a line cut may give up are a quarter of the side's budget
+    /// in bytes: the budget itself for bytes, else the bytes the measured
+    /// part spans.
+    pub(crate) fn side_bytes(self, units: u64, measured_bytes: u64) -> u64 {
+        match self {
+            Measure::Bytes => units,
+            Measure::Chars => measured_bytes,
+        }
+    }
+}
+
+/// The byte width of each character of `bytes`, in order; each byte of an
+/// invalid sequence is a character of width 1.
+fn char_widths(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes.utf8_chunks().flat_map(|chunk| {
+        chunk
+            .valid()
+            .chars()
+            .map(char::len_utf8)
+            .chain(std::iter::repeat_n(1, chunk.invalid().len()))
+    })
+}
+
+/// The characters of `bytes` (invalid bytes one each).
+pub(crate) fn count_chars(bytes: &[u8]) -> u64 {
+    char_widths(bytes).count() as u64
+}
+
+/// Counts the characters of a stream as it passes (invalid bytes one
+/// each), keeping a character split across chunks for the next one.
+#[derive(Debug, Default)]
+pub(crate) struct CharCount {
+    count: u64,
+    /// An unfinished character: at most 3 bytes.
+    carry: Vec<u8>,
+}
+
+impl CharCount {
+    pub(crate) fn push(&mut self, mut chunk: &[u8]) {
+        // Finish the carried character a byte at a time (at most 3).
+        while !self.carry.is_empty() && !chunk.is_empty() {
+            let mut joined = std::mem::take(&mut self.carry);
+            joined.push(chunk[0]);
+            chunk = &chunk[1..];
+            self.count_complete(&joined);
+        }
+        self.count_complete(chunk);
+    }
+
+    /// Counts the characters of `bytes`, but for an unfinished last one,
+    /// which goes to the carry; returns how many bytes were counted.
+    fn count_complete(&mut self, bytes: &[u8]) -> usize {
+        let mut counted = 0;
+        for chunk in bytes.utf8_chunks() {
+            self.count += chunk.valid().chars().count() as u64;
+            counted += chunk.valid().len();
+            let invalid = chunk.invalid();
+            let at_end = counted + invalid.len() == bytes.len();
+            if at_end && !invalid.is_empty() && could_continue(invalid) {
+                self.carry.extend_from_slice(invalid);
+                return counted;
+            }
+            self.count += invalid.len() as u64;
+            counted += invalid.len();
+        }
+        counted
+    }
+
+    /// The characters so far (an unfinished last one counts its bytes).
+    pub(crate) fn total(&self) -> u64 {
+        self.count + self.carry.len() as u64
+    }
+}
+
+/// Whether `bytes` (an invalid part at the end of a chunk) is the start of
+/// a character the next chunk may finish.
+fn could_continue(bytes: &[u8]) -> bool {
+    let Some((&lead, rest)) = bytes.split_first() else {
+        return false;
+    };
+    let width = match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return false,
+    };
+    bytes.len() < width && rest.iter().all(|&b| b & 0xC0 == 0x80)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The count of the obviously right one-shot decoding.
+    fn chars_of(bytes: &[u8]) -> u64 {
+        char_widths(bytes).count() as u64
+    }
+
+    #[test]
+    fn characters_count_the_same_in_any_chunking() {
+        let text = "aé€😀\u{FFFD}".as_bytes().to_vec();
+        let mut inputs = vec![text.clone()];
+        inputs.push([&text[..], b"\xff\xfe\xe2\x82", &text[..], b"\xc3"].concat());
+        inputs.push(b"\xe2\x82\xe2\x82\xac\x80x".to_vec());
+        for input in inputs {
+            let expected = chars_of(&input);
+            for chunk in 1..=input.len() {
+                let mut count = CharCount::default();
+                for piece in input.chunks(chunk) {
+                    count.push(piece);
+                }
+                assert_eq!(count.total(), expected, "{input:?} in chunks of {chunk}");
+            }
+        }
+    }
+
+    #[test]
+    fn prefixes_and_suffixes_in_characters() {
+        let text = "aé€😀b".as_bytes();
+        assert_eq!(Measure::Chars.prefix_end(text, 2), 3);
+        assert_eq!(Measure::Chars.prefix_end(text, 9), text.len() as u64);
+        assert_eq!(Measure::Chars.suffix_start(text, 2), 6);
+        assert_eq!(Measure::Chars.suffix_start(text, 0), text.len() as u64);
+        // Stray continuation bytes at the start count one each.
+        assert_eq!(Measure::Chars.suffix_start(&text[2..], 3), 1);
     }
 }

@@ -69,6 +69,7 @@ pub struct Options {
     /// The default budget from the environment (`TOOLCAP_MAX`).
     default_max: Option<u64>,
     tokens: Option<u64>,
+    chars: Option<u64>,
     head: Option<SizeOrPercent>,
     tail: Option<SizeOrPercent>,
     lines: Option<u64>,
@@ -92,6 +93,7 @@ impl Default for Options {
             max: None,
             default_max: None,
             tokens: None,
+            chars: None,
             head: None,
             tail: None,
             lines: None,
@@ -151,6 +153,13 @@ impl Options {
     /// `--tokens`: the budget in tokens of 4 bytes, instead of `max`.
     pub fn tokens(mut self, tokens: u64) -> Options {
         self.tokens = Some(tokens);
+        self
+    }
+
+    /// `--chars`: the budget in Unicode characters (invalid UTF-8 bytes one
+    /// each), instead of `max`. `head` and `tail` are then characters too.
+    pub fn chars(mut self, chars: u64) -> Options {
+        self.chars = Some(chars);
         self
     }
 
@@ -344,6 +353,7 @@ impl Options {
             Style::Toolcap => None,
             Style::Codex => {
                 let given = [
+                    ("--chars", self.chars.is_some()),
                     ("--head", self.head.is_some()),
                     ("--tail", self.tail.is_some()),
                     ("--lines", self.lines.is_some()),
@@ -404,12 +414,23 @@ impl Options {
 
     /// The budget of the main stream.
     pub(crate) fn budget(&self) -> Result<Budget, Error> {
-        let limit = match (self.max, self.tokens) {
-            (Some(_), Some(_)) => {
-                return Err(usage("--max and --tokens cannot be used together"));
-            }
-            (Some(max), None) => Limit::explicit("--max", max),
-            (None, Some(tokens)) => Limit::explicit(
+        let given: Vec<&str> = [
+            ("--max", self.max.is_some()),
+            ("--tokens", self.tokens.is_some()),
+            ("--chars", self.chars.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect();
+        if given.len() > 1 {
+            return Err(usage(format!(
+                "{} cannot be used together: exactly one of them sets the budget",
+                given.join(" and ")
+            )));
+        }
+        let limit = match (self.max, self.tokens, self.chars) {
+            (Some(max), ..) => Limit::explicit("--max", max),
+            (_, Some(tokens), _) => Limit::explicit(
                 "--tokens",
                 tokens.checked_mul(BYTES_PER_TOKEN).ok_or_else(|| {
                     usage(format!(
@@ -418,7 +439,11 @@ impl Options {
                     ))
                 })?,
             ),
-            (None, None) => Limit {
+            (.., Some(chars)) => Limit {
+                measure: Measure::Chars,
+                ..Limit::explicit("--chars", chars)
+            },
+            (None, None, None) => Limit {
                 name: if self.default_max.is_some() {
                     "TOOLCAP_MAX"
                 } else {
@@ -426,6 +451,7 @@ impl Options {
                 },
                 bytes: self.default_max.unwrap_or(DEFAULT_MAX),
                 explicit: false,
+                measure: Measure::Bytes,
             },
         };
         self.split(limit)
@@ -433,7 +459,11 @@ impl Options {
 
     fn stderr_budget(&self, stderr_max: Option<u64>) -> Result<Budget, Error> {
         match stderr_max {
-            Some(max) => self.split(Limit::explicit("--stderr-max", max)),
+            Some(max) => self.split(Limit {
+                // --stderr-max is in the main budget's unit.
+                measure: self.budget()?.measure,
+                ..Limit::explicit("--stderr-max", max)
+            }),
             None => self.budget(),
         }
     }
@@ -443,9 +473,13 @@ impl Options {
     /// limit is a ceiling that nothing exceeds.
     fn split(&self, limit: Limit) -> Result<Budget, Error> {
         let max = limit.bytes;
+        let unit = match limit.measure {
+            Measure::Bytes => "bytes",
+            Measure::Chars => "characters",
+        };
         let over = |what: String| {
             usage(format!(
-                "{what} {} ({max} bytes): {} is the ceiling for head and tail together",
+                "{what} {} ({max} {unit}): {} is the ceiling for head and tail together",
                 limit.name, limit.name
             ))
         };
@@ -455,14 +489,14 @@ impl Options {
                 let head = head.resolve(max);
                 let tail = max
                     .checked_sub(head)
-                    .ok_or_else(|| over(format!("--head ({head} bytes) exceeds")))?;
+                    .ok_or_else(|| over(format!("--head ({head} {unit}) exceeds")))?;
                 (head, tail)
             }
             (None, Some(tail)) => {
                 let tail = tail.resolve(max);
                 let head = max
                     .checked_sub(tail)
-                    .ok_or_else(|| over(format!("--tail ({tail} bytes) exceeds")))?;
+                    .ok_or_else(|| over(format!("--tail ({tail} {unit}) exceeds")))?;
                 (head, tail)
             }
             (Some(head), Some(tail)) => {
@@ -476,7 +510,7 @@ impl Options {
                 let both = head.saturating_add(tail);
                 if limit.explicit && both > max {
                     return Err(over(format!(
-                        "--head and --tail ({both} bytes together) exceed"
+                        "--head and --tail ({both} {unit} together) exceed"
                     )));
                 }
                 (head, tail)
@@ -487,7 +521,7 @@ impl Options {
             tail,
             lines: self.lines,
             cut: self.cut.unwrap_or_default(),
-            measure: Measure::Bytes,
+            measure: limit.measure,
             escapes: true,
             count_chars: false,
         })
@@ -497,7 +531,9 @@ impl Options {
 /// The ceiling for head + tail, and the option that set it.
 struct Limit {
     name: &'static str,
+    /// In `measure`'s units (bytes, unless `--chars`).
     bytes: u64,
+    measure: Measure,
     /// Given by the user (not the default): with both `--head` and
     /// `--tail`, an explicit limit must hold them.
     explicit: bool,
@@ -509,6 +545,7 @@ impl Limit {
             name,
             bytes,
             explicit: true,
+            measure: Measure::Bytes,
         }
     }
 }
@@ -592,6 +629,13 @@ mod tests {
                 .contains("too large")
         );
         assert!(split(Options::new().max(1).tokens(1)).is_err());
+        assert_eq!(
+            split(Options::new().chars(3).max(4)),
+            Err(
+                "--max and --chars cannot be used together: exactly one of them sets the budget"
+                    .into()
+            )
+        );
     }
 
     #[test]

@@ -57,9 +57,11 @@ impl HeadBuffer {
         self.settled = if self.bytes.len() == self.capacity {
             cut::head_cut(&self.bytes, total, budget, self.line_limit_end) as usize
         } else {
+            // Never past the budget's units, nor the `--lines` limit.
+            let in_budget = budget.measure.prefix_end(&self.bytes, budget.head) as usize;
             let arrived = self
                 .line_limit_end
-                .map_or(self.bytes.len(), |end| end as usize);
+                .map_or(in_budget, |end| (end as usize).min(in_budget));
             cut::settled_head(budget, &self.bytes, self.settled, start, arrived)
         };
     }

@@ -17,9 +17,8 @@ pub(crate) use tail::TailRing;
 
 use memchr::{memchr_iter, memrchr};
 
-use crate::cut::utf8::is_continuation;
 use crate::cut::{self, CutMode, ESCAPE_LOOKBACK, Kept};
-use crate::measure::Measure;
+use crate::measure::{CharCount, Measure};
 use crate::report::{Cut, KeptLines};
 use head::HeadBuffer;
 use keep::{KeepRules, LineFeed, MiddleLine, Picker};
@@ -53,9 +52,9 @@ pub(crate) struct Capper {
     counters: Counters,
     /// The raw lines behind merged lines (see [`Origins`]).
     origins: Origins,
-    /// Characters so far, when the budget asks for them: bytes that are not
-    /// UTF-8 continuation bytes.
-    chars: Option<u64>,
+    /// Characters so far, when the budget counts them or the output names
+    /// them.
+    chars: Option<CharCount>,
     /// The offset of the next byte the tail ring lets go of.
     evicted_to: u64,
     keep: Option<Keeping>,
@@ -99,7 +98,8 @@ impl Capper {
             budget,
             counters: Counters::default(),
             origins: Origins::default(),
-            chars: budget.count_chars.then_some(0),
+            chars: (budget.count_chars || budget.measure == Measure::Chars)
+                .then(CharCount::default),
             keep: keep.map(|rules| Keeping {
                 rules,
                 stream: None,
@@ -111,7 +111,7 @@ impl Capper {
     pub(crate) fn push(&mut self, chunk: &[u8]) {
         self.counters.push(chunk);
         if let Some(chars) = &mut self.chars {
-            *chars += chunk.iter().filter(|&&b| !is_continuation(b)).count() as u64;
+            chars.push(chunk);
         }
         let into_head = self.head.room().min(chunk.len());
         if into_head > 0 {
@@ -164,7 +164,12 @@ impl Capper {
         let counters = self.counters;
         let n = counters.bytes();
         let line_limit_end = self.head.line_limit_end();
-        let fits = n <= self.budget.head.saturating_add(self.budget.tail)
+        let chars = self.chars.as_ref().map(CharCount::total);
+        let units = match self.budget.measure {
+            Measure::Bytes => n,
+            Measure::Chars => chars.unwrap_or_default(),
+        };
+        let fits = units <= self.budget.head.saturating_add(self.budget.tail)
             && self.budget.lines.is_none_or(|max| counters.lines() <= max);
         let mut head = self.head.into_vec();
         // When head and ring together hold every byte, join them so both
@@ -183,7 +188,7 @@ impl Capper {
                 counters,
                 kept: Vec::new(),
                 hidden_matches: 0,
-                chars: self.chars,
+                chars,
             };
         }
         let (tail_bytes, tail_start) = if joined {
@@ -227,7 +232,7 @@ impl Capper {
             counters,
             kept: kept_lines,
             hidden_matches,
-            chars: self.chars,
+            chars,
         }
     }
 }

@@ -70,11 +70,8 @@ pub(crate) fn decide(kept: &Kept, budget: &Budget, printed: u64) -> (u64, u64) {
 /// 4. `--cut lines`: h moves back to just after the last `\n` in B[0:h]
 ///    when that loses at most floor(H/4) bytes.
 pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
-    let h = budget
-        .measure
-        .prefix_end(head, budget.head)
-        .min(n)
-        .min(line_limit_end.unwrap_or(u64::MAX));
+    let measured = budget.measure.prefix_end(head, budget.head);
+    let h = measured.min(n).min(line_limit_end.unwrap_or(u64::MAX));
     let h = utf8::move_head_back(h, n, |i| head[i as usize]);
     let h = if budget.escapes {
         out_of_sequence_back(head, h as usize) as u64
@@ -82,7 +79,9 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
         h
     };
     match budget.cut {
-        CutMode::Lines => lines::snap_head(head, h, budget.head),
+        CutMode::Lines => {
+            lines::snap_head(head, h, budget.measure.side_bytes(budget.head, measured))
+        }
         CutMode::Bytes => h,
     }
 }
@@ -95,7 +94,9 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
 /// 4. `--cut lines`: t moves forward to just after the first `\n` at or
 ///    after t-1 when that loses at most floor(T/4) bytes.
 fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
-    let mut t = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
+    let measured = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
+    let side_bytes = budget.measure.side_bytes(budget.tail, kept.n - measured);
+    let mut t = measured;
     if let Some(max) = budget.lines {
         t = t.max(start_of_last_lines(kept, max - max / 2));
     }
@@ -107,7 +108,7 @@ fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
     };
     match budget.cut {
         // t > h >= 0 here, so B[t-1] is a kept byte.
-        CutMode::Lines => t + lines::snap_tail(kept.tail_from(t - 1), budget.tail),
+        CutMode::Lines => t + lines::snap_tail(kept.tail_from(t - 1), side_bytes),
         CutMode::Bytes => t,
     }
 }

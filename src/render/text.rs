@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 
 use super::template::{Field, Template, Values};
-use crate::cut::utf8::is_continuation;
 use crate::escape;
+use crate::measure::count_chars;
 use crate::report::{ChildExit, ChildReport, Cut, KeptLines, SpillReport, StreamReport};
 use crate::spill::store::show_command;
 use crate::size::format_duration;
@@ -181,10 +181,9 @@ fn write_line(out: &mut impl Write, text: &[u8]) -> io::Result<()> {
 /// The values a template may name, for a gap of the middle (or, for the
 /// header, the whole of it).
 fn values(report: &StreamReport, omitted: u64, first: u64, last: u64, hidden: u64) -> Values {
-    let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| !is_continuation(b)).count() as u64;
-    let omitted_chars = report
-        .chars
-        .map_or(0, |all| all.saturating_sub(chars(&report.head) + chars(&report.tail)));
+    let omitted_chars = report.chars.map_or(0, |all| {
+        all.saturating_sub(count_chars(&report.head) + count_chars(&report.tail))
+    });
     let (spill, id, show) = match &report.spill {
         Some(SpillReport::Saved { path, id }) => (
             escape_controls(path.as_os_str().as_bytes()),
@@ -306,11 +305,10 @@ fn write_header(
 fn write_codex_marker(out: &mut impl Write, report: &StreamReport, codex: CodexMarker) -> io::Result<()> {
     match codex {
         CodexMarker::Chars => {
-            let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| !is_continuation(b)).count() as u64;
             let omitted = report
                 .chars
                 .unwrap_or_default()
-                .saturating_sub(chars(&report.head) + chars(&report.tail));
+                .saturating_sub(count_chars(&report.head) + count_chars(&report.tail));
             write!(out, "\u{2026}{omitted} chars truncated\u{2026}")
         }
         CodexMarker::Tokens { budget } => write!(
