@@ -1,6 +1,7 @@
 //! Integration tests: the real binary, hermetic (no TOOLCAP_* from the
 //! caller's environment), byte-exact. One crate, modules by topic.
 
+mod clean_model;
 mod common;
 mod errors;
 mod filter;
