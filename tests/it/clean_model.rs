@@ -22,12 +22,16 @@
 //!     ones included: "keeps the last frame drawn" is read as keeping the
 //!     frame, not the `\r` (a demanding user wants `50%`, not `50%\r`).
 //! 27. `--collapse-cr`, backspace: any byte other than `\r` is "text"
-//!     after a `\r`, a backspace too. Within the remaining frame each
-//!     backspace, left to right, removes itself and the character before
-//!     it in what the frame has so far: the last UTF-8 character if the
-//!     frame ends in a complete one, else one byte. A backspace with nothing
-//!     before it in its frame removes only itself (it never reaches into a
-//!     discarded frame or the previous line).
+//!     after a `\r`, a backspace too, as the README's own vocabulary has it
+//!     ("a byte that cannot continue a sequence ... is itself text"); so
+//!     "a\r\b" keeps nothing. (A terminal would still show "a": a
+//!     backspace draws nothing. Also a fair reading; the README should say
+//!     which.) Within the remaining frame each backspace, left to right,
+//!     removes itself and the character before it in what the frame has so
+//!     far: the last UTF-8 character if the frame ends in a complete one,
+//!     else one byte. A backspace with nothing before it in its frame
+//!     removes only itself (it never reaches into a discarded frame or the
+//!     previous line).
 //! 28. Not modelled: "A frame longer than 1 MiB is passed on as it is"
 //!     (what then happens to the `\r` and frames around it is not said);
 //!     the model refuses such input.
@@ -156,7 +160,7 @@ impl CleanSpec {
     }
 
     /// "With `--keep` or `--keep-errors`".
-    fn keeping(&self) -> bool {
+    pub fn keeping(&self) -> bool {
         !self.keep.is_empty() || self.keep_errors
     }
 
@@ -620,6 +624,19 @@ fn marker(
     out
 }
 
+/// Where the kept lines lie in the cleaned stream B, and M, the matching
+/// lines not shown (none when the output is not cut or nothing is kept).
+pub fn kept_spans(raw: &[u8], spec: &CleanSpec) -> (Vec<Range<usize>>, u64) {
+    let stream = Stream::new(cleaned(raw, spec));
+    match expected_cuts(&stream.bytes, &spec.core) {
+        Some(cuts) if spec.keeping() => {
+            let (kept, hidden) = kept_lines(&stream, cuts.h, cuts.t, spec);
+            (kept.into_iter().map(|i| stream.span(i)).collect(), hidden)
+        }
+        _ => (Vec::new(), 0),
+    }
+}
+
 /// Exactly the bytes toolcap prints for the raw input `raw` under `spec`
 /// (filter mode, without `--live`): the core contract of `model.rs` applied
 /// to the cleaned stream B, with the `Cleaned:` header line, and with one
@@ -708,7 +725,7 @@ pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
 }
 
 #[cfg(test)]
-mod tests {
+pub mod tests {
     use super::{
         CleanSpec, Line, binary_summary, cleaned, collapse_cr_line, expected_output, max_line_line,
         raw_lines, says_error, squeeze, strip_ansi_bytes, text, utf8,
@@ -1031,27 +1048,36 @@ mod tests {
         same(&text(&cleaned(b"\x1b[31m\0x\n", &text_mode)), b"\0x\n");
     }
 
+    /// The README's build log, before `toolcap --clean` ("shown with `cat
+    /// -v`"; its ` ... ` between frames taken as a frame of its own).
+    pub const README_BUILD_LOG: &[u8] = b"Compiling demo v0.1.0\n\
+        \r[#         ]  10%\r[##        ]  20%\r ... \r[##########] 100%\n\
+        warning: unused variable `x`\n\
+        warning: unused variable `x`\n\
+        warning: unused variable `x`\n\
+        warning: unused variable `x`\n\
+        warning: unused variable `x`\n\
+        \x1b[1;31merror[E0308]\x1b[0m: mismatched types\n\
+        \x1b[32mtest result: FAILED\x1b[0m. 3 passed; 1 failed\n";
+
+    /// ... and after.
+    pub const README_BUILD_LOG_CLEANED: &[u8] = b"Compiling demo v0.1.0\n\
+        [##########] 100%\n\
+        warning: unused variable `x`\n\
+        [... previous line repeated 4 more times ...]\n\
+        error[E0308]: mismatched types\n\
+        test result: FAILED. 3 passed; 1 failed\n";
+
     #[test]
     fn the_readme_build_log_example() {
         // "Before and after `toolcap --clean` on a build log": it fits the
         // default budget, so the output is the cleaned stream.
-        let input = b"Compiling demo v0.1.0\n\
-            \r[#         ]  10%\r[##        ]  20%\r ... \r[##########] 100%\n\
-            warning: unused variable `x`\n\
-            warning: unused variable `x`\n\
-            warning: unused variable `x`\n\
-            warning: unused variable `x`\n\
-            warning: unused variable `x`\n\
-            \x1b[1;31merror[E0308]\x1b[0m: mismatched types\n\
-            \x1b[32mtest result: FAILED\x1b[0m. 3 passed; 1 failed\n";
         same(
-            &expected_output(input, &CleanSpec::new(Spec::from_max(10_000)).clean()),
-            b"Compiling demo v0.1.0\n\
-              [##########] 100%\n\
-              warning: unused variable `x`\n\
-              [... previous line repeated 4 more times ...]\n\
-              error[E0308]: mismatched types\n\
-              test result: FAILED. 3 passed; 1 failed\n",
+            &expected_output(
+                README_BUILD_LOG,
+                &CleanSpec::new(Spec::from_max(10_000)).clean(),
+            ),
+            README_BUILD_LOG_CLEANED,
         );
     }
 
