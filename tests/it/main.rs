@@ -2,6 +2,7 @@
 //! caller's environment), byte-exact. One crate, modules by topic.
 
 mod clean_model;
+mod clean_properties;
 mod common;
 mod errors;
 mod filter;
