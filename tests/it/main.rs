@@ -2,6 +2,8 @@
 //! caller's environment), byte-exact. One crate, modules by topic.
 
 mod clean;
+mod clean_model;
+mod clean_properties;
 mod common;
 mod errors;
 mod filter;

@@ -1,7 +1,10 @@
 //! A reference model of toolcap's output contract, transcribed from the
-//! README alone: "Output format", the `--head`, `--tail`, `--lines`, `--cut`,
-//! `--spill` and `--no-header` rows of "Options", and the spill marker
-//! wording. Filter output only: no `--live`, no wrap-mode status line.
+//! README alone: "Output format" (with the escape-sequence cut step and the
+//! `ESC[0m` before a marker), the `--head`, `--tail`, `--lines`, `--cut`,
+//! `--spill` and `--no-header` rows of "Options", the spill marker wording,
+//! and the escape-sequence grammar of "Cleaning and keeping what matters"
+//! (which the cut step reads). Filter output only: no `--live`, no
+//! wrap-mode status line; cleaning and `--keep` are in `clean_model.rs`.
 //!
 //! It must not be derived from `src/` (nor from an older model): a misreading
 //! shared by the implementation and its model would pass every property
@@ -34,20 +37,20 @@
 //! 6. The UTF-8 step after the `--lines` bound, on invalid input: if a
 //!    continuation byte follows the `\n` that ends line floor(N/2), h moves
 //!    back over that `\n` (B[h - 1] = `\n` stops it), below the line bound
-//!    and mid-line; step 3 then finds no `\n` before it or one a whole line
+//!    and mid-line; step 4 then finds no `\n` before it or one a whole line
 //!    earlier. Taken literally, since the README's "Choices" section
 //!    describes exactly this move ("the rules would move the cut back"). The
 //!    result is surprising: the marker's `a` names a line whose only omitted
 //!    byte is its `\n`. A rule "the UTF-8 step never moves across a `\n`"
 //!    would match what a user expects (no character is split there). The
 //!    same holds for t moving forward past the start of a line.
-//! 7. Step 3 when `B[0:h]` has no `\n`: h stays (it does not move to 0, the
+//! 7. Step 4 when `B[0:h]` has no `\n`: h stays (it does not move to 0, the
 //!    input's start is not a `\n`); when no `\n` is at or after t - 1: t
 //!    stays. This is what "a cut inside one giant line stays mid-line" says.
-//! 8. `t - 1` (step 3, and `b`): t = 0 never happens once the output is cut,
+//! 8. `t - 1` (step 4, and `b`): t = 0 never happens once the output is cut,
 //!    because t > h >= 0 after every step (step 1 gives h < t: with n > H + T
 //!    n - T > H, and with L > N line floor(N/2) ends before the last
-//!    N - floor(N/2) lines start; steps 2 and 3 only move h back and t
+//!    N - floor(N/2) lines start; steps 2 to 4 only move h back and t
 //!    forward). The model asserts it. The README could state h < t.
 //! 9. An empty head (h = 0: H = 0, `--lines 0` or `1`, or the UTF-8 step
 //!    reaching 0): the README first said only "a `\n` follows the head if
@@ -60,7 +63,7 @@
 //!     tail is empty.
 //! 11. The marker count is plain decimal without separators (the README's
 //!     example prints `40000`), and "1 bytes" stays plural.
-//! 12. Step 3's allowance is a quarter of the budgets H and T as given, not
+//! 12. Step 4's allowance is a quarter of the budgets H and T as given, not
 //!     of h or t after steps 1 and 2: with `--lines` and a large H it may
 //!     exceed the whole input.
 //! 13. `\r` is an ordinary byte; only `\n` ends a line (CRLF lines end at the
@@ -74,6 +77,50 @@
 //! 16. `Total output lines: {L}` prints the input's line count L, although
 //!     its label says "output"; taken as the formula says (L), which is what
 //!     the README's example shows (10000 for the 10,000-line input).
+//!
+//! Escape sequences (cut step 3, the grammar, the `ESC[0m` rule):
+//!
+//! 17. "h falls inside an escape sequence": strictly inside, s < h < e for
+//!     the sequence B[s:e]. A cut at its ESC (h = s) or just after its last
+//!     byte (h = e) is not inside and stays. The same for t.
+//! 18. "read from the start of the cut's line, at most 256 bytes back": the
+//!     scan starts at max(just after the last `\n` in B[0:p], p - 256) for a
+//!     cut at p, so a sequence whose ESC is exactly 256 bytes before the cut
+//!     is seen and one 257 bytes back is not. No sequence contains a `\n`
+//!     (a `\n` cannot continue one), so "the cut's line" has one meaning.
+//!     Only where the scan starts is bounded: a sequence seen in the window
+//!     is followed to its end, however far that is (a long OSC moves t far).
+//! 19. An ESC inside a string (OSC, DCS, SOS, PM, APC) followed by anything
+//!     but `\`: the string ends just before that ESC, which "is itself
+//!     text" and so starts a sequence of its own (a terminal's reading too).
+//!     An ESC that is the input's last byte inside a string leaves the
+//!     string unfinished (it may be the start of `ESC \`): to n.
+//! 20. CAN and SUB "cancel a sequence the same way" as any byte that cannot
+//!     continue it: the sequence ends before them and they are text (kept
+//!     by `--strip-ansi`), also inside strings. BEL ends only an OSC; in a
+//!     DCS, SOS, PM or APC it is part of the string.
+//! 21. "a string also ends ... after 64 KiB": a string sequence, counted
+//!     from its ESC, ends after 65,536 bytes when no terminator has begun by
+//!     then; the next byte is text. A CSI has no such limit.
+//! 22. A lone ESC before a byte that cannot follow it (a control, DEL, a
+//!     byte >= 0x80, another ESC) is a sequence of one byte; an ESC as the
+//!     input's last byte is a sequence the input never finishes (to n).
+//! 23. An SGR sequence is a complete CSI with final byte `m` and no
+//!     intermediate bytes (`ESC[...m`). Its parameters are the parameter
+//!     bytes split at `;`; one is 0 when it is empty or all `0` digits
+//!     (`ESC[m`, `ESC[00m`, `ESC[;m` turn styles off). Anything else
+//!     (`1`, `38:5:1`, `?0`) is "a parameter other than 0", also in
+//!     `ESC[1;0m`, whose net effect in a terminal is "off": taken literally
+//!     (an extra `ESC[0m` costs nothing).
+//! 24. "the text before a marker line": the bytes printed since the
+//!     previous marker line (or since the header), i.e. the head for the
+//!     first marker and a kept block for a later one (head and block
+//!     together when no marker separates them); a marker that resets
+//!     styles ends whatever came before it. The `ESC[0m` is outside every
+//!     byte count, and the head's added `\n` does not change it.
+//! 25. Step 3 does not re-run step 2: t moved past a sequence ended by a
+//!     byte >= 0x80 may stop on a continuation byte (the step order is the
+//!     README's).
 
 /// The options that decide the output, resolved to numbers (README, Options).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,6 +226,152 @@ fn is_continuation(byte: u8) -> bool {
     (0x80..=0xBF).contains(&byte)
 }
 
+/// ESC, which starts every escape sequence.
+pub const ESC: u8 = 0x1B;
+/// BEL, which ends an OSC string.
+const BEL: u8 = 0x07;
+/// CAN and SUB "cancel a sequence" (ambiguities 20).
+const CAN: u8 = 0x18;
+const SUB: u8 = 0x1A;
+/// "a string also ends ... after 64 KiB" (ambiguities 21).
+pub const STRING_MAX: usize = 64 * 1024;
+/// "at most 256 bytes back" (cut step 3).
+const ESCAPE_LOOKBACK: usize = 256;
+
+/// Where the escape sequence that starts with the ESC at `B[start]` ends:
+/// just after its last byte, or n for a sequence the input never finishes.
+/// README, "Escape sequences" (7-bit ECMA-48):
+///
+/// - ESC `[` (CSI): parameter bytes 0x30-0x3F, intermediate bytes
+///   0x20-0x2F, a final byte 0x40-0x7E;
+/// - ESC `]` (OSC): up to BEL or `ESC \`;
+/// - ESC `P`, `X`, `^` or `_` (DCS, SOS, PM, APC): up to `ESC \`;
+/// - ESC, intermediate bytes 0x20-0x2F, a final byte 0x30-0x7E.
+///
+/// "A byte that cannot continue a sequence ends it and is itself text";
+/// CAN and SUB cancel it the same way; "a string also ends at a newline
+/// and after 64 KiB". Ambiguities 19 to 22.
+#[allow(non_snake_case)] // B as in the README
+pub fn escape_end(B: &[u8], start: usize) -> usize {
+    assert_eq!(B[start], ESC, "a sequence starts with ESC");
+    let n = B.len();
+    let in_range = |i: usize, low: u8, high: u8| i < n && (low..=high).contains(&B[i]);
+    let mut i = start + 1;
+    if i == n {
+        return n; // ESC as the last byte: never finished
+    }
+    match B[i] {
+        b'[' => {
+            i += 1;
+            while in_range(i, 0x30, 0x3F) {
+                i += 1;
+            }
+            while in_range(i, 0x20, 0x2F) {
+                i += 1;
+            }
+            // A final byte ends it after that byte; anything else (or the
+            // end of the input, i = n) ends it before.
+            if in_range(i, 0x40, 0x7E) { i + 1 } else { i }
+        }
+        introducer @ (b']' | b'P' | b'X' | b'^' | b'_') => {
+            i += 1;
+            loop {
+                if i - start >= STRING_MAX {
+                    return i;
+                }
+                if i == n {
+                    return n;
+                }
+                match B[i] {
+                    BEL if introducer == b']' => return i + 1,
+                    b'\n' | CAN | SUB => return i,
+                    ESC => {
+                        return match B.get(i + 1) {
+                            Some(b'\\') => i + 2,
+                            Some(_) => i,
+                            None => n,
+                        };
+                    }
+                    _ => i += 1,
+                }
+            }
+        }
+        0x20..=0x2F => {
+            while in_range(i, 0x20, 0x2F) {
+                i += 1;
+            }
+            if in_range(i, 0x30, 0x7E) { i + 1 } else { i }
+        }
+        0x30..=0x7E => i + 1,
+        // A byte that cannot follow ESC: the ESC alone (ambiguities 22).
+        _ => i,
+    }
+}
+
+/// Every escape sequence of `text`, read from its start as text, in order:
+/// the ranges `--strip-ansi` removes.
+pub fn escape_sequences(text: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == ESC {
+            let end = escape_end(text, i);
+            found.push(i..end);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// The escape sequence a cut at `p` falls inside (s < p < e), if one is
+/// seen: "The grammar is read from the start of the cut's line, at most 256
+/// bytes back, so a sequence that starts further back is not seen"
+/// (ambiguities 17, 18).
+#[allow(non_snake_case)] // B as in the README
+fn escape_around(B: &[u8], p: usize) -> Option<std::ops::Range<usize>> {
+    let line_start = B[0..p]
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(0, |newline| newline + 1);
+    let mut i = line_start.max(p.saturating_sub(ESCAPE_LOOKBACK));
+    while i < p {
+        if B[i] == ESC {
+            let end = escape_end(B, i);
+            if p < end {
+                return Some(i..end);
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Whether `text` "leaves colours or styles on": "the last SGR sequence
+/// (`ESC[...m`) in that text has a parameter other than 0" (ambiguities
+/// 23). Text without escape sequences never does.
+pub fn leaves_style_on(text: &[u8]) -> bool {
+    let is_sgr = |range: &std::ops::Range<usize>| {
+        let sequence = &text[range.clone()];
+        sequence.len() >= 3
+            && sequence[1] == b'['
+            && sequence.last() == Some(&b'm')
+            && sequence[2..sequence.len() - 1]
+                .iter()
+                .all(|byte| (0x30..=0x3F).contains(byte))
+    };
+    let Some(last) = escape_sequences(text).into_iter().rfind(is_sgr) else {
+        return false;
+    };
+    let parameters = &text[last.start + 2..last.end - 1];
+    parameters
+        .split(|&byte| byte == b';')
+        .any(|parameter| !parameter.iter().all(|&byte| byte == b'0'))
+}
+
 /// "If n <= H + T (and, with `--lines N`, L <= N) the output is B, byte for
 /// byte, with nothing added. Empty input gives empty output." (An empty
 /// input always fits: n = 0 and L = 0.)
@@ -202,7 +395,10 @@ fn fits(B: &[u8], spec: &Spec) -> bool {
 ///    floor(N/2) and t at least the start of the last N - floor(N/2) lines.
 /// 2. UTF-8: h moves back while B[h] is a continuation byte, t forward while
 ///    B[t] is one, each at most 3 times.
-/// 3. `--cut lines`: h back to just after the last `\n` in B[0:h], t forward
+/// 3. Escape sequences: h back to the ESC of a sequence it falls inside, t
+///    forward to just after the end of one, as seen from the cut's line
+///    start at most 256 bytes back.
+/// 4. `--cut lines`: h back to just after the last `\n` in B[0:h], t forward
 ///    to just after the first `\n` at or after t-1, each only if that loses
 ///    at most a quarter of its budget.
 ///
@@ -243,7 +439,19 @@ pub fn expected_cuts(input: &[u8], spec: &Spec) -> Option<Cuts> {
         moves += 1;
     }
 
-    // Step 3: "`--cut lines` (the default): ..." / "`--cut bytes` skips this
+    // Step 3: "if h falls inside an escape sequence (see Cleaning for the
+    // grammar), h moves back to the ESC that starts it; if t falls inside
+    // one, t moves forward to just after its last byte (to n, for a
+    // sequence the input never finishes)." "Text without ESC bytes is
+    // untouched by this step": escape_around finds nothing there.
+    if let Some(sequence) = escape_around(B, h) {
+        h = sequence.start;
+    }
+    if let Some(sequence) = escape_around(B, t) {
+        t = sequence.end;
+    }
+
+    // Step 4: "`--cut lines` (the default): ..." / "`--cut bytes` skips this
     // step."
     if spec.cut_lines {
         // "h moves back to just after the last `\n` in B[0:h] if that loses
@@ -286,6 +494,9 @@ pub fn expected_cuts(input: &[u8], spec: &Spec) -> Option<Cuts> {
 /// [... {t-h} bytes truncated ...]
 /// {B[t:n]}
 /// ```
+///
+/// with `ESC[0m` at the start of the marker line when the head leaves
+/// colours or styles on.
 #[allow(non_snake_case)] // B, n, L as in the README
 pub fn expected_output(input: &[u8], spec: &Spec) -> Vec<u8> {
     let B = input;
@@ -320,7 +531,12 @@ pub fn expected_output(input: &[u8], spec: &Spec) -> Vec<u8> {
 
     // "[... {t-h} bytes truncated ...]", or with a spill file
     // "[... {t-h} bytes truncated (lines {a}-{b}); full output in {PATH} ...]",
-    // on a line of its own.
+    // on a line of its own. "When the text before a marker line (the head,
+    // or kept lines) leaves colours or styles on, the marker line starts
+    // with `ESC[0m`".
+    if leaves_style_on(head) {
+        out.extend_from_slice(b"\x1b[0m");
+    }
     out.extend_from_slice(format!("[... {} bytes truncated", t - h).as_bytes());
     if let Some(path) = &spec.spill {
         out.extend_from_slice(format!(" (lines {a}-{b}); full output in ").as_bytes());
@@ -335,7 +551,10 @@ pub fn expected_output(input: &[u8], spec: &Spec) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Cuts, Spec, expected_cuts, expected_output};
+    use super::{
+        Cuts, STRING_MAX, Spec, escape_end, escape_sequences, expected_cuts, expected_output,
+        leaves_style_on,
+    };
 
     /// The model's output and cuts for `input` are exactly `output` and
     /// `cuts`; shown escaped, so a difference in invisible bytes reads.
@@ -783,6 +1002,291 @@ mod tests {
               ab\n\
               [... 4 bytes truncated ...]\n\
               ef\n",
+        );
+    }
+
+    #[test]
+    fn escape_sequences_end_where_the_grammar_says() {
+        // (input, end of the sequence that starts at 0)
+        let cases: &[(&[u8], usize)] = &[
+            // CSI: parameters, intermediates, a final byte.
+            (b"\x1b[1;31mx", 7),
+            (b"\x1b[mx", 3),
+            (b"\x1b[1 qx", 5),
+            // A byte that cannot continue ends it and is text.
+            (b"\x1b[3\nx", 3),
+            (b"\x1b[1 2m", 4), // a parameter byte after an intermediate
+            (b"\x1b[1\x18m", 3),
+            (b"\x1b[1\x1am", 3),
+            (b"\x1b[1\x80m", 3),
+            (b"\x1b[1\x1b[m", 3), // the second ESC starts its own
+            // The input ends first: to n.
+            (b"\x1b[3", 3),
+            (b"\x1b", 1),
+            // OSC: up to BEL or ESC \, ended early by a newline, CAN, SUB.
+            (b"\x1b]0;t\x07x", 6),
+            (b"\x1b]0;t\x1b\\x", 7),
+            (b"\x1b]0;t\nx", 5),
+            (b"\x1b]0;\x18x", 4),
+            (b"\x1b]0;\x1ax", 4),
+            (b"\x1b]0;t\x1b[1m", 5), // ambiguities 19
+            (b"\x1b]0;t\x1b", 6),    // ESC last: unfinished
+            (b"\x1b]0;t", 5),
+            // DCS, SOS, PM, APC: only ESC \ ends them; BEL is content.
+            (b"\x1bP1$q\x07m\x1b\\x", 9),
+            (b"\x1bXsos\x1b\\", 7),
+            (b"\x1b^pm\x07\x1b\\x", 7),
+            (b"\x1b_apc\nx", 5),
+            // Intermediates and a final byte 0x30-0x7E.
+            (b"\x1b(Bx", 3),
+            (b"\x1b7x", 2),
+            (b"\x1b\\x", 2),
+            (b"\x1b(\nx", 2),
+            (b"\x1b( \x7fx", 3),
+            // A byte that cannot follow ESC: the ESC alone (ambiguities 22).
+            (b"\x1b\x9bx", 1),
+            (b"\x1b\x1b[m", 1),
+            (b"\x1b\nx", 1),
+            (b"\x1b\x7fx", 1),
+        ];
+        for &(input, end) in cases {
+            assert_eq!(escape_end(input, 0), end, "{}", input.escape_ascii());
+        }
+    }
+
+    #[test]
+    fn a_string_ends_after_64_kib() {
+        // ESC ] and 70,000 bytes of x: the sequence is the first 65,536
+        // bytes; the rest is text (ambiguities 21). A CSI has no limit.
+        let mut osc = b"\x1b]".to_vec();
+        osc.extend(vec![b'x'; 70_000]);
+        assert_eq!(escape_end(&osc, 0), STRING_MAX);
+        let mut csi = b"\x1b[".to_vec();
+        csi.extend(vec![b'1'; 70_000]);
+        csi.push(b'm');
+        assert_eq!(escape_end(&csi, 0), csi.len());
+    }
+
+    #[test]
+    fn escape_sequences_are_read_from_the_start_as_text() {
+        // "a" CSI "b" lone-ESC "\n" OSC(ended by `\n`) "\n" ESC(at the end).
+        let text = b"a\x1b[1mb\x1b\n\x1b]x\n\x1b";
+        assert_eq!(escape_sequences(text), vec![1..5, 6..7, 8..11, 12..13]);
+    }
+
+    #[test]
+    fn which_text_leaves_styles_on() {
+        let cases: &[(&[u8], bool)] = &[
+            (b"", false),
+            (b"plain [31m text", false),
+            (b"\x1b[31mred", true),
+            (b"\x1b[31mred\x1b[0m", false),
+            (b"\x1b[31mred\x1b[m", false),
+            (b"\x1b[31mred\x1b[00m", false),
+            (b"\x1b[31mred\x1b[;m", false),
+            (b"\x1b[0;0m", false),
+            // "has a parameter other than 0", taken literally.
+            (b"\x1b[1;0m", true),
+            (b"\x1b[38:5:1m", true),
+            // Only SGR counts: EL, an intermediate, an unfinished CSI, OSC.
+            (b"\x1b[31mred\x1b[K", true),
+            (b"\x1b[0mx\x1b[1K", false),
+            (b"\x1b[31 m", false),
+            (b"\x1b[31", false),
+            (b"\x1b]0;\x1b[31m\x07", true), // the OSC ends at the inner ESC
+            (b"\x1b]0;title\x07", false),
+        ];
+        for &(text, on) in cases {
+            assert_eq!(leaves_style_on(text), on, "{}", text.escape_ascii());
+        }
+    }
+
+    #[test]
+    fn a_head_cut_inside_a_csi_moves_back_to_its_esc() {
+        // "ab" ESC "[31mcdefgh", n = 13, H = 4, T = 2: h = 4 is inside the
+        // sequence at 2..7, back to 2; t = 11 is 'g'. No `\n`: step 4
+        // changes nothing. The head "ab" has no SGR: no ESC[0m.
+        let input = b"ab\x1b[31mcdefgh";
+        let output = b"Warning: truncated output (original token count: 4)\n\
+              Total output lines: 1\n\n\
+              ab\n\
+              [... 9 bytes truncated ...]\n\
+              gh";
+        check(input, &Spec::new(4, 2), cuts(2, 11, 1, 1), output);
+        check(
+            input,
+            &cut_bytes(Spec::new(4, 2)),
+            cuts(2, 11, 1, 1),
+            output,
+        );
+    }
+
+    #[test]
+    fn a_tail_cut_inside_a_csi_moves_past_its_end() {
+        // "abcdefgh" ESC "[1mXY", n = 14, H = 2, T = 4: t = 10 is inside the
+        // sequence at 8..12, forward to 12.
+        check(
+            b"abcdefgh\x1b[1mXY",
+            &Spec::new(2, 4),
+            cuts(2, 12, 1, 1),
+            b"Warning: truncated output (original token count: 4)\n\
+              Total output lines: 1\n\n\
+              ab\n\
+              [... 10 bytes truncated ...]\n\
+              XY",
+        );
+    }
+
+    #[test]
+    fn a_cut_at_the_edge_of_a_sequence_stays() {
+        // "ab" ESC "[1mcd", H = 2, T = 2: h = 2 is at the ESC, t = 6 just
+        // after the `m`: neither is inside (ambiguities 17).
+        check(
+            b"ab\x1b[1mcd",
+            &Spec::new(2, 2),
+            cuts(2, 6, 1, 1),
+            b"Warning: truncated output (original token count: 2)\n\
+              Total output lines: 1\n\n\
+              ab\n\
+              [... 4 bytes truncated ...]\n\
+              cd",
+        );
+    }
+
+    #[test]
+    fn a_tail_cut_inside_an_osc_moves_past_its_bel() {
+        // "ab" ESC "]0;title" BEL "cd", n = 14, H = 1, T = 5: t = 9 is in
+        // the OSC at 2..12 (BEL included), forward to 12.
+        check(
+            b"ab\x1b]0;title\x07cd",
+            &Spec::new(1, 5),
+            cuts(1, 12, 1, 1),
+            b"Warning: truncated output (original token count: 4)\n\
+              Total output lines: 1\n\n\
+              a\n\
+              [... 11 bytes truncated ...]\n\
+              cd",
+        );
+    }
+
+    #[test]
+    fn a_sequence_the_input_never_finishes_takes_t_to_n() {
+        // "abcdef" ESC "]0;unfinished", n = 20, H = 3, T = 4: t = 16 is in
+        // the OSC at 6..20 that never ends: t = n, an empty tail.
+        check(
+            b"abcdef\x1b]0;unfinished",
+            &Spec::new(3, 4),
+            cuts(3, 20, 1, 1),
+            b"Warning: truncated output (original token count: 5)\n\
+              Total output lines: 1\n\n\
+              abc\n\
+              [... 17 bytes truncated ...]\n",
+        );
+    }
+
+    #[test]
+    fn a_sequence_more_than_256_bytes_back_is_not_seen() {
+        // ESC "]" + 400 x + BEL "end", n = 406, T = 3 (t = 403 = 'e').
+        // H = 256: the ESC at 0 is exactly 256 bytes back, seen: h = 0, an
+        // empty head. H = 257: the scan starts at 1, the OSC is not seen
+        // and h stays inside it (ambiguities 18).
+        let mut input = b"\x1b]".to_vec();
+        input.extend(vec![b'x'; 400]);
+        input.extend(b"\x07end");
+        let header = b"Warning: truncated output (original token count: 102)\n\
+              Total output lines: 1\n\n"
+            .to_vec();
+        let mut output = header.clone();
+        output.extend(b"[... 403 bytes truncated ...]\nend");
+        check(&input, &Spec::new(256, 3), cuts(0, 403, 1, 1), &output);
+        let mut output = header;
+        output.extend(&input[..257]);
+        output.extend(b"\n[... 146 bytes truncated ...]\nend");
+        check(&input, &Spec::new(257, 3), cuts(257, 403, 1, 1), &output);
+    }
+
+    #[test]
+    fn a_broken_sequence_moves_h_back_then_lines_apply() {
+        // "abc" ESC "[3\ndef\n": the `\n` ends the sequence at 3..6 and is
+        // text. H = 5: h = 5 is inside, back to 3; step 4 finds no `\n`
+        // before 3. T = 4: t = 7, the first `\n` at or after 6 is at 6, so t
+        // stays 7 (loses 0).
+        check(
+            b"abc\x1b[3\ndef\n",
+            &Spec::new(5, 4),
+            cuts(3, 7, 1, 1),
+            b"Warning: truncated output (original token count: 3)\n\
+              Total output lines: 2\n\n\
+              abc\n\
+              [... 4 bytes truncated ...]\n\
+              def\n",
+        );
+    }
+
+    #[test]
+    fn the_escape_step_does_not_rerun_the_utf8_step() {
+        // "abcd" ESC "[1" 0x80 "xy", n = 10, H = 2, T = 4: t = 6 ('1') is
+        // not a continuation byte; step 3 moves it past the sequence at
+        // 4..7, onto the 0x80, where it stays (ambiguities 25).
+        check(
+            b"abcd\x1b[1\x80xy",
+            &cut_bytes(Spec::new(2, 4)),
+            cuts(2, 7, 1, 1),
+            b"Warning: truncated output (original token count: 3)\n\
+              Total output lines: 1\n\n\
+              ab\n\
+              [... 5 bytes truncated ...]\n\
+              \x80xy",
+        );
+    }
+
+    #[test]
+    fn a_head_that_leaves_a_colour_on_gets_esc_0m_before_the_marker() {
+        // ESC "[1;31mabcdef" ESC "[0mxyz", n = 20, H = 10, T = 3: h = 10
+        // (after 'c'), t = 17. The head's last SGR, "1;31", is on.
+        let input = b"\x1b[1;31mabcdef\x1b[0mxyz";
+        check(
+            input,
+            &Spec::new(10, 3),
+            cuts(10, 17, 1, 1),
+            b"Warning: truncated output (original token count: 5)\n\
+              Total output lines: 1\n\n\
+              \x1b[1;31mabc\n\
+              \x1b[0m[... 7 bytes truncated ...]\n\
+              xyz",
+        );
+        // The same with a spill file: the whole marker line follows ESC[0m.
+        let spec = Spec {
+            spill: Some(b"/tmp/log".to_vec()),
+            ..Spec::new(10, 3)
+        };
+        check(
+            input,
+            &spec,
+            cuts(10, 17, 1, 1),
+            b"Warning: truncated output (original token count: 5)\n\
+              Total output lines: 1\n\n\
+              \x1b[1;31mabc\n\
+              \x1b[0m[... 7 bytes truncated (lines 1-1); full output in /tmp/log ...]\n\
+              xyz",
+        );
+    }
+
+    #[test]
+    fn a_head_that_resets_its_colour_gets_no_esc_0m() {
+        // ESC "[32mok" ESC "[0m\n" then "zzzz\n", n = 17, H = 12, T = 4:
+        // h = 12, just after the head's `\n`. t = 13: the first `\n` at or
+        // after 12 is at 16, and t = 17 would lose 4 > floor(4/4), so t
+        // stays. The head's last SGR, ESC[0m, is off.
+        check(
+            b"\x1b[32mok\x1b[0m\nzzzz\n",
+            &Spec::new(12, 4),
+            cuts(12, 13, 2, 2),
+            b"Warning: truncated output (original token count: 5)\n\
+              Total output lines: 2\n\n\
+              \x1b[32mok\x1b[0m\n\
+              [... 1 bytes truncated ...]\n\
+              zzz\n",
         );
     }
 }

@@ -14,7 +14,7 @@ use crate::common::{TempDir, toolcap};
 use crate::model::{Spec, expected_cuts, expected_output};
 
 /// The library options that mean `spec`.
-fn options(spec: &Spec) -> Options {
+pub fn options(spec: &Spec) -> Options {
     let mut options = Options::new()
         .head(SizeOrPercent::Bytes(spec.head))
         .tail(SizeOrPercent::Bytes(spec.tail))

@@ -1,0 +1,1437 @@
+//! A reference model of toolcap's cleaning transforms and `--keep`,
+//! transcribed from the README alone ("Cleaning and keeping what matters"),
+//! built on the core model in `model.rs` for where the cleaned stream is
+//! cut. Filter output only, as there.
+//!
+//! It must not be derived from `src/`: a misreading shared by the
+//! implementation and its model would pass every property test. Each
+//! transform is one function on the whole stream, written to be obviously
+//! right, not fast, quoting the README sentence it implements. Every line
+//! of the cleaned stream carries the raw lines it stands for, because the
+//! markers' line numbers are those of the raw input.
+//!
+//! # Where the README is ambiguous or silent, and the reading chosen here
+//!
+//! (Numbered on from the 25 of `model.rs`, which this model inherits.)
+//!
+//! 26. `--collapse-cr`: a line's text (without its `\n` or `\r\n`) is cut
+//!     at every bare `\r` into frames; what remains is the last non-empty
+//!     frame, so each `\r` that "more text follows" discards everything
+//!     before it, and a trailing `\r` (or a run of them) keeps the frame
+//!     before it. The bare `\r` bytes themselves never remain, trailing
+//!     ones included: "keeps the last frame drawn" is read as keeping the
+//!     frame, not the `\r` (a demanding user wants `50%`, not `50%\r`).
+//! 27. `--collapse-cr`, backspace: any byte other than `\r` is "text"
+//!     after a `\r`, a backspace too, as the README's own vocabulary has it
+//!     ("a byte that cannot continue a sequence ... is itself text"); so
+//!     "a\r\b" keeps nothing. (A terminal would still show "a": a
+//!     backspace draws nothing. Also a fair reading; the README should say
+//!     which.) Within the remaining frame each backspace, left to right,
+//!     removes itself and the character before it in what the frame has so
+//!     far: the last UTF-8 character if the frame ends in a complete one,
+//!     else one byte. A backspace with nothing before it in its frame
+//!     removes only itself (it never reaches into a discarded frame or the
+//!     previous line).
+//! 28. Not modelled: "A frame longer than 1 MiB is passed on as it is"
+//!     (what then happens to the `\r` and frames around it is not said);
+//!     the model refuses such input.
+//! 29. `--squeeze`: "Lines over 64 KiB" counts the whole line, `\n`
+//!     included (the same bytes that are compared). The marker line ends in
+//!     `\n`, also in a run of `\r\n` lines. Empty lines (`\n`) are lines and
+//!     are squeezed like any other.
+//! 30. Lines toolcap writes itself (a squeeze marker, the binary summary)
+//!     are not transformed by the stages after the one that wrote them: a
+//!     small `--max-line` does not cut a squeeze marker in half, and
+//!     `--utf8` does not rewrite a spill path in the binary summary. Read
+//!     literally ("Transforms run on the stream") they would be; a user
+//!     would not expect toolcap to mangle its own markers.
+//! 31. `--binary summary`: "the single line" ends in `\n`; it replaces the
+//!     whole stream, and stands for every raw line (1 to the raw L). It is
+//!     then capped like any stream (a budget below its length cuts it).
+//! 32. `--max-line`: "moved back ... off a split UTF-8 character, at most
+//!     3 bytes" is the cut rule of "Output format" step 2 (move while the
+//!     byte at the cut is a continuation byte, at most 3 times, never
+//!     before the line's start or past its end). N = the bytes removed
+//!     after those moves. A line ending in a bare `\r` (the input's last
+//!     line) counts the `\r` as content.
+//! 33. A raw line that vanishes entirely (possible only for the input's
+//!     last line, unterminated: an escape sequence alone, a lone `\r`) is
+//!     counted in the last cleaned line's range, so a gap that runs to the
+//!     end names it: `sed -n 'a,bp'` then shows every omitted raw line.
+//! 34. `Cleaned: {raw} raw bytes became {n} bytes` is the third header line,
+//!     after `Total output lines`, before the blank line; "cleaning changed
+//!     the stream" means the cleaned bytes differ from the raw ones (a
+//!     transform that was on but changed nothing adds no line). With
+//!     `--no-header` it is omitted with the rest of the header.
+//! 35. `--keep`: matching lines are taken earliest first; one that does not
+//!     fit what is left of `--keep-max` is not shown (counted in M), and
+//!     later, smaller ones may still be shown ("a matching line that does
+//!     not fit is not shown", per line), rather than stopping at the first
+//!     that does not fit. Each match is kept with its context before the
+//!     next match is looked at ("each with its context").
+//! 36. `--keep-context N`: context lines are taken nearest first,
+//!     alternating before and after (distance 1 before, 1 after, 2 before,
+//!     ...), only from the whole lines of the cut middle; a side stops at
+//!     the first line that is not in the middle or does not fit, so the
+//!     context stays contiguous with its match. A line kept already costs
+//!     nothing and does not stop a side. A matching line kept as context
+//!     counts as shown; its own context is added when its turn comes.
+//! 37. `--keep-max` counts each kept line's bytes, `\n` included, and
+//!     nothing else (not the markers, not `ESC[0m`). Its default
+//!     floor((H+T)/4) uses H + T saturating.
+//! 38. `--keep-errors`: a word is a maximal run of alphanumeric characters
+//!     and `_` (Unicode, on the line read as UTF-8, an invalid byte being a
+//!     separator); it matches when, ASCII-case-insensitively, it ends in
+//!     `error`, `errors`, `exception` or `exceptions`, or is one of `fail`,
+//!     `fails`, `failed`, `failure`, `failures`, `panic`, `panics`,
+//!     `panicked`, `traceback`, `fatal`. "starting with pytest's `E   `":
+//!     the line's first four bytes are `E` and three spaces, case
+//!     sensitive.
+//! 39. "the last marker adds `; {M} more matching lines not shown`": the
+//!     last marker line of the output, after the `(lines a-b); full output
+//!     in PATH` part when spilling. M counts every matching line of the
+//!     middle that is not shown.
+//! 40. A gap's line range: a = the first raw line of the cleaned line that
+//!     holds the gap's first byte, b = the last raw line of the cleaned line
+//!     that holds its last byte (the core formula, mapped to raw lines).
+
+use std::ops::Range;
+
+use regex::bytes::Regex;
+
+use crate::model::{Spec, escape_sequences, expected_cuts, leaves_style_on};
+
+/// The cleaning and keeping options, on top of the core `Spec`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CleanSpec {
+    /// Budgets, `--lines`, `--cut`, the header, the spill path.
+    pub core: Spec,
+    /// `--binary summary`.
+    pub binary_summary: bool,
+    /// `--strip-ansi`.
+    pub strip_ansi: bool,
+    /// `--collapse-cr`.
+    pub collapse_cr: bool,
+    /// `--utf8`.
+    pub utf8: bool,
+    /// `--squeeze`.
+    pub squeeze: bool,
+    /// `--max-line SIZE`.
+    pub max_line: Option<u64>,
+    /// `--keep REGEX`, each of them.
+    pub keep: Vec<String>,
+    /// `--keep-errors`.
+    pub keep_errors: bool,
+    /// `--keep-context N` (default 0).
+    pub keep_context: u64,
+    /// `--keep-max SIZE`, if given.
+    pub keep_max: Option<u64>,
+}
+
+impl CleanSpec {
+    /// The core `spec` with every transform off and nothing kept.
+    pub fn new(core: Spec) -> Self {
+        CleanSpec {
+            core,
+            binary_summary: false,
+            strip_ansi: false,
+            collapse_cr: false,
+            utf8: false,
+            squeeze: false,
+            max_line: None,
+            keep: Vec::new(),
+            keep_errors: false,
+            keep_context: 0,
+            keep_max: None,
+        }
+    }
+
+    /// "`--clean`: `--strip-ansi --collapse-cr --squeeze --binary summary
+    /// --utf8`".
+    pub fn clean(self) -> Self {
+        CleanSpec {
+            strip_ansi: true,
+            collapse_cr: true,
+            squeeze: true,
+            binary_summary: true,
+            utf8: true,
+            ..self
+        }
+    }
+
+    /// "With `--keep` or `--keep-errors`".
+    pub fn keeping(&self) -> bool {
+        !self.keep.is_empty() || self.keep_errors
+    }
+
+    /// "`--keep-max SIZE` ... (default: 25% of the budget, floor((H+T)/4))".
+    fn keep_budget(&self) -> u64 {
+        self.keep_max
+            .unwrap_or(self.core.head.saturating_add(self.core.tail) / 4)
+    }
+}
+
+/// One line of a stream, with the raw lines it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Its bytes, with its `\n` if it has one (only a stream's last line
+    /// has none).
+    pub text: Vec<u8>,
+    /// The first and last raw line it stands for (1-based, inclusive).
+    pub raw: (u64, u64),
+    /// Written by toolcap (a squeeze marker, the binary summary): later
+    /// transforms pass it unchanged (ambiguities 30).
+    pub generated: bool,
+}
+
+/// BS, which `--collapse-cr` applies.
+const BACKSPACE: u8 = 0x08;
+/// "input whose first 8 KiB contain a NUL byte".
+const BINARY_SNIFF: usize = 8 * 1024;
+/// "Lines over 64 KiB are never squeezed."
+const SQUEEZE_MAX: usize = 64 * 1024;
+/// "A frame longer than 1 MiB is passed on as it is" (not modelled).
+const FRAME_MAX: usize = 1024 * 1024;
+
+/// The raw input as lines, line k standing for raw line k.
+pub fn raw_lines(raw: &[u8]) -> Vec<Line> {
+    raw.split_inclusive(|&byte| byte == b'\n')
+        .zip(1..)
+        .map(|(text, number)| Line {
+            text: text.to_vec(),
+            raw: (number, number),
+            generated: false,
+        })
+        .collect()
+}
+
+/// The bytes of a stream of lines.
+pub fn text(lines: &[Line]) -> Vec<u8> {
+    lines.iter().flat_map(|line| line.text.clone()).collect()
+}
+
+/// A line split into its text and its terminator, `\r\n`, `\n` or nothing.
+fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
+    let terminator = if line.ends_with(b"\r\n") {
+        2
+    } else if line.ends_with(b"\n") {
+        1
+    } else {
+        0
+    };
+    line.split_at(line.len() - terminator)
+}
+
+/// Applies `change` to the text of every line not written by toolcap.
+fn each_line(lines: Vec<Line>, change: impl Fn(&[u8]) -> Vec<u8>) -> Vec<Line> {
+    lines
+        .into_iter()
+        .map(|line| {
+            if line.generated {
+                line
+            } else {
+                Line {
+                    text: change(&line.text),
+                    ..line
+                }
+            }
+        })
+        .collect()
+}
+
+/// "`--strip-ansi`: remove escape sequences (grammar below); every other
+/// byte, invalid UTF-8 included, passes unchanged."
+pub fn strip_ansi_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for sequence in escape_sequences(bytes) {
+        out.extend_from_slice(&bytes[from..sequence.start]);
+        from = sequence.end;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out
+}
+
+/// `--strip-ansi` on a stream. Line by line gives the same bytes as the
+/// whole stream at once, because a `\n` can continue no sequence: every
+/// sequence ends at or before its line's `\n` (asserted).
+pub fn strip_ansi(lines: Vec<Line>) -> Vec<Line> {
+    let whole = strip_ansi_bytes(&text(&lines));
+    let stripped = each_line(lines, strip_ansi_bytes);
+    assert_eq!(text(&stripped), whole, "a sequence crossed a line end");
+    stripped
+}
+
+/// Removes "the character before" a backspace from `out`: "a UTF-8
+/// character, or one invalid byte" (ambiguities 27).
+fn remove_last_character(out: &mut Vec<u8>) {
+    for width in 1..=out.len().min(4) {
+        let tail = &out[out.len() - width..];
+        if std::str::from_utf8(tail).is_ok_and(|text| text.chars().count() == 1) {
+            out.truncate(out.len() - width);
+            return;
+        }
+    }
+    out.pop();
+}
+
+/// `--collapse-cr` on one line: "a bare `\r` (not part of `\r\n`) discards
+/// what came before it on that line once more text follows it (a trailing
+/// `\r` keeps the last frame drawn), and a backspace removes the character
+/// before it" (ambiguities 26, 27, 28).
+pub fn collapse_cr_line(line: &[u8]) -> Vec<u8> {
+    let (body, terminator) = split_terminator(line);
+    let frames: Vec<&[u8]> = body.split(|&byte| byte == b'\r').collect();
+    assert!(
+        frames.iter().all(|frame| frame.len() <= FRAME_MAX),
+        "frames over 1 MiB are not modelled"
+    );
+    let last_drawn = frames
+        .iter()
+        .rev()
+        .find(|frame| !frame.is_empty())
+        .copied()
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for &byte in last_drawn {
+        if byte == BACKSPACE {
+            remove_last_character(&mut out);
+        } else {
+            out.push(byte);
+        }
+    }
+    out.extend_from_slice(terminator);
+    out
+}
+
+/// `--collapse-cr` on a stream: "in each line".
+pub fn collapse_cr(lines: Vec<Line>) -> Vec<Line> {
+    each_line(lines, collapse_cr_line)
+}
+
+/// "`--utf8`: replace each maximal invalid UTF-8 subpart with U+FFFD (as
+/// `String::from_utf8_lossy` does)". Line by line is the same as the whole
+/// stream: a `\n` is never part of an invalid subpart (asserted).
+pub fn utf8(lines: Vec<Line>) -> Vec<Line> {
+    let whole = String::from_utf8_lossy(&text(&lines)).into_owned();
+    let replaced = each_line(lines, |line| {
+        String::from_utf8_lossy(line).into_owned().into_bytes()
+    });
+    assert_eq!(
+        text(&replaced),
+        whole.as_bytes(),
+        "U+FFFD crossed a line end"
+    );
+    replaced
+}
+
+/// "`--squeeze`: a run of k >= 3 identical consecutive lines (compared
+/// whole, `\n` included) becomes the first line and `[... previous line
+/// repeated {k-1} more times ...]`. Lines over 64 KiB are never squeezed."
+/// The marker stands for "the raw lines it replaced" (ambiguities 29).
+pub fn squeeze(lines: Vec<Line>) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i + 1;
+        while j < lines.len() && lines[j].text == lines[i].text && !lines[j].generated {
+            j += 1;
+        }
+        let k = j - i;
+        let first = &lines[i];
+        if k >= 3 && !first.generated && first.text.len() <= SQUEEZE_MAX {
+            out.push(first.clone());
+            out.push(Line {
+                text: format!("[... previous line repeated {} more times ...]\n", k - 1)
+                    .into_bytes(),
+                raw: (lines[i + 1].raw.0, lines[j - 1].raw.1),
+                generated: true,
+            });
+        } else {
+            out.extend_from_slice(&lines[i..j]);
+        }
+        i = j;
+    }
+    out
+}
+
+/// A move off a split UTF-8 character, as "Output format" step 2: while
+/// `text[at]` is a continuation byte, `at` moves by `step`, at most 3 times
+/// and never past the text's ends (ambiguities 32).
+fn off_continuation(text: &[u8], mut at: usize, back: bool) -> usize {
+    for _ in 0..3 {
+        let continuation = text
+            .get(at)
+            .is_some_and(|byte| (0x80..=0xBF).contains(byte));
+        if !continuation || (back && at == 0) {
+            break;
+        }
+        if back {
+            at -= 1;
+        } else {
+            at += 1;
+        }
+    }
+    at
+}
+
+/// `--max-line SIZE` on one line: "a line longer than SIZE bytes, not
+/// counting its `\n` or `\r\n`, keeps its first floor(SIZE/2) and last
+/// SIZE - floor(SIZE/2) bytes (the first part moved back, the last forward,
+/// off a split UTF-8 character, at most 3 bytes) with ` [... {N} bytes of
+/// this line truncated ...] ` between them."
+pub fn max_line_line(line: &[u8], size: u64) -> Vec<u8> {
+    let (body, terminator) = split_terminator(line);
+    let length = body.len() as u64;
+    if length <= size {
+        return line.to_vec();
+    }
+    let first = off_continuation(body, (size / 2) as usize, true);
+    let last = off_continuation(body, (length - (size - size / 2)) as usize, false);
+    let mut out = body[..first].to_vec();
+    out.extend_from_slice(
+        format!(" [... {} bytes of this line truncated ...] ", last - first).as_bytes(),
+    );
+    out.extend_from_slice(&body[last..]);
+    out.extend_from_slice(terminator);
+    out
+}
+
+/// `--max-line SIZE` on a stream.
+pub fn max_line(lines: Vec<Line>, size: u64) -> Vec<Line> {
+    each_line(lines, |line| max_line_line(line, size))
+}
+
+/// "`--binary summary`: input whose first 8 KiB contain a NUL byte becomes
+/// the single line `[binary output: {n} bytes]` (n raw bytes), with `; full
+/// output in {PATH}` before the `]` when spilling" (ambiguities 31); None
+/// for other input. It stands for every raw line.
+pub fn binary_summary(raw: &[u8], spill: Option<&[u8]>) -> Option<Line> {
+    if !raw[..raw.len().min(BINARY_SNIFF)].contains(&0) {
+        return None;
+    }
+    let mut text = format!("[binary output: {} bytes", raw.len()).into_bytes();
+    if let Some(path) = spill {
+        text.extend_from_slice(b"; full output in ");
+        text.extend_from_slice(path);
+    }
+    text.extend_from_slice(b"]\n");
+    let raw_line_count = raw_lines(raw).len() as u64;
+    Some(Line {
+        text,
+        raw: (1, raw_line_count),
+        generated: true,
+    })
+}
+
+/// The cleaned stream B, line by line. "Transforms run on the stream before
+/// the capper in this order: binary check, strip-ansi, collapse-cr, utf8,
+/// squeeze, max-line."
+pub fn cleaned(raw: &[u8], spec: &CleanSpec) -> Vec<Line> {
+    if spec.binary_summary
+        && let Some(summary) = binary_summary(raw, spec.core.spill.as_deref())
+    {
+        return vec![summary];
+    }
+    let mut lines = raw_lines(raw);
+    if spec.strip_ansi {
+        lines = strip_ansi(lines);
+    }
+    if spec.collapse_cr {
+        lines = collapse_cr(lines);
+    }
+    if spec.utf8 {
+        lines = utf8(lines);
+    }
+    if spec.squeeze {
+        lines = squeeze(lines);
+    }
+    if let Some(size) = spec.max_line {
+        lines = max_line(lines, size);
+    }
+    // A last raw line that vanished belongs to the line before it
+    // (ambiguities 33).
+    if lines.last().is_some_and(|line| line.text.is_empty()) {
+        let vanished = lines.pop().expect("a last line");
+        if let Some(last) = lines.last_mut() {
+            last.raw.1 = vanished.raw.1;
+        }
+    }
+    assert!(
+        lines.iter().all(|line| !line.text.is_empty()),
+        "only the last line can vanish"
+    );
+    lines
+}
+
+/// The cleaned stream with each line's place in it: where the cut middle,
+/// the kept lines and the markers' line numbers are read.
+struct Stream {
+    lines: Vec<Line>,
+    /// `starts[i]`: where line i starts in B.
+    starts: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+impl Stream {
+    fn new(lines: Vec<Line>) -> Self {
+        let mut starts = Vec::new();
+        let mut at = 0;
+        for line in &lines {
+            starts.push(at);
+            at += line.text.len();
+        }
+        let bytes = text(&lines);
+        Stream {
+            lines,
+            starts,
+            bytes,
+        }
+    }
+
+    /// Line i's bytes in B.
+    fn span(&self, i: usize) -> Range<usize> {
+        self.starts[i]..self.starts[i] + self.lines[i].text.len()
+    }
+
+    /// The line that holds byte `at` of B.
+    fn line_of(&self, at: usize) -> usize {
+        assert!(at < self.bytes.len());
+        self.starts.partition_point(|&start| start <= at) - 1
+    }
+
+    /// The raw lines a gap B[range] touches (ambiguities 40).
+    fn raw_lines_of(&self, range: &Range<usize>) -> (u64, u64) {
+        let first = self.lines[self.line_of(range.start)].raw.0;
+        let last = self.lines[self.line_of(range.end - 1)].raw.1;
+        (first, last)
+    }
+}
+
+/// `--keep-errors`: "lines that say error or exception (also as a suffix:
+/// `TypeError`, `NullPointerException`, plural too), fail, fails, failed,
+/// failure(s), panic(s), panicked, traceback or fatal as words,
+/// case-insensitive, and lines starting with pytest's `E   `"
+/// (ambiguities 38).
+pub fn says_error(line: &[u8]) -> bool {
+    const SUFFIXES: [&str; 4] = ["error", "errors", "exception", "exceptions"];
+    const WORDS: [&str; 10] = [
+        "fail",
+        "fails",
+        "failed",
+        "failure",
+        "failures",
+        "panic",
+        "panics",
+        "panicked",
+        "traceback",
+        "fatal",
+    ];
+    if line.starts_with(b"E   ") {
+        return true;
+    }
+    let text = String::from_utf8_lossy(line);
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map(str::to_ascii_lowercase)
+        .any(|word| {
+            SUFFIXES.iter().any(|suffix| word.ends_with(suffix)) || WORDS.contains(&word.as_str())
+        })
+}
+
+/// What `--keep` shows of the cut middle B[h:t]: the kept lines (indices
+/// into the stream, ascending) and M, the matching lines not shown.
+/// README, "Keeping lines" (ambiguities 35, 36, 37).
+fn kept_lines(stream: &Stream, h: usize, t: usize, spec: &CleanSpec) -> (Vec<usize>, u64) {
+    let patterns: Vec<Regex> = spec
+        .keep
+        .iter()
+        .map(|pattern| Regex::new(pattern).expect("a valid --keep pattern"))
+        .collect();
+    // "matched on bytes, without the line's `\n` or `\r\n`".
+    let matches = |i: usize| {
+        let (body, _) = split_terminator(&stream.lines[i].text);
+        patterns.iter().any(|pattern| pattern.is_match(body))
+            || (spec.keep_errors && says_error(body))
+    };
+    // "the whole lines of the cut middle B[h:t] ... (a line straddling h or
+    // t is not in the middle)".
+    let in_middle = |i: usize| {
+        let span = stream.span(i);
+        h <= span.start && span.end <= t
+    };
+    let mut kept = vec![false; stream.lines.len()];
+    let mut left = spec.keep_budget();
+    let mut hidden = 0;
+    // Keeps line i if it fits what is left; whether it is kept after.
+    let mut take = |i: usize, kept: &mut Vec<bool>| {
+        if kept[i] {
+            return true;
+        }
+        let cost = stream.lines[i].text.len() as u64;
+        if cost > left {
+            return false;
+        }
+        left -= cost;
+        kept[i] = true;
+        true
+    };
+    for i in (0..stream.lines.len()).filter(|&i| in_middle(i) && matches(i)) {
+        if !take(i, &mut kept) {
+            hidden += 1;
+            continue;
+        }
+        let (mut before, mut after) = (true, true);
+        for distance in 1..=spec.keep_context as usize {
+            if before {
+                before = i >= distance && in_middle(i - distance) && take(i - distance, &mut kept);
+            }
+            if after {
+                after = i + distance < stream.lines.len()
+                    && in_middle(i + distance)
+                    && take(i + distance, &mut kept);
+            }
+        }
+    }
+    let shown = (0..stream.lines.len()).filter(|&i| kept[i]).collect();
+    (shown, hidden)
+}
+
+/// The marker line for the gap B[range]: "[... {bytes} bytes truncated ...]",
+/// with `(lines a-b); full output in PATH` when spilling and `; {M} more
+/// matching lines not shown` on the last one, starting with `ESC[0m` when
+/// the text before it leaves styles on.
+fn marker(
+    stream: &Stream,
+    range: &Range<usize>,
+    before: &[u8],
+    hidden: Option<u64>,
+    spill: Option<&[u8]>,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    if leaves_style_on(before) {
+        out.extend_from_slice(b"\x1b[0m");
+    }
+    out.extend_from_slice(format!("[... {} bytes truncated", range.len()).as_bytes());
+    if let Some(path) = spill {
+        let (a, b) = stream.raw_lines_of(range);
+        out.extend_from_slice(format!(" (lines {a}-{b}); full output in ").as_bytes());
+        out.extend_from_slice(path);
+    }
+    if let Some(count) = hidden {
+        out.extend_from_slice(format!("; {count} more matching lines not shown").as_bytes());
+    }
+    out.extend_from_slice(b" ...]\n");
+    out
+}
+
+/// Where the kept lines lie in the cleaned stream B, and M, the matching
+/// lines not shown (none when the output is not cut or nothing is kept).
+pub fn kept_spans(raw: &[u8], spec: &CleanSpec) -> (Vec<Range<usize>>, u64) {
+    let stream = Stream::new(cleaned(raw, spec));
+    match expected_cuts(&stream.bytes, &spec.core) {
+        Some(cuts) if spec.keeping() => {
+            let (kept, hidden) = kept_lines(&stream, cuts.h, cuts.t, spec);
+            (kept.into_iter().map(|i| stream.span(i)).collect(), hidden)
+        }
+        _ => (Vec::new(), 0),
+    }
+}
+
+/// Exactly the bytes toolcap prints for the raw input `raw` under `spec`
+/// (filter mode, without `--live`): the core contract of `model.rs` applied
+/// to the cleaned stream B, with the `Cleaned:` header line, and with one
+/// marker per gap between head, kept blocks and tail.
+#[allow(non_snake_case)] // B, n, L as in the README
+pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
+    let stream = Stream::new(cleaned(raw, spec));
+    let B = &stream.bytes;
+    let n = B.len();
+    // "Budgets, byte counts and the header describe the cleaned stream B".
+    let Some(cuts) = expected_cuts(B, &spec.core) else {
+        return B.clone();
+    };
+    let (h, t) = (cuts.h, cuts.t);
+
+    let mut out = Vec::new();
+    if spec.core.header {
+        let L = stream.lines.len();
+        out.extend_from_slice(
+            format!(
+                "Warning: truncated output (original token count: {})\n",
+                (n as u64).div_ceil(4)
+            )
+            .as_bytes(),
+        );
+        out.extend_from_slice(format!("Total output lines: {L}\n").as_bytes());
+        // "When cleaning changed the stream and the output is cut, the
+        // header gets a third line" (ambiguities 34).
+        if B.as_slice() != raw {
+            out.extend_from_slice(
+                format!("Cleaned: {} raw bytes became {n} bytes\n", raw.len()).as_bytes(),
+            );
+        }
+        out.extend_from_slice(b"\n");
+    }
+
+    let head = &B[0..h];
+    out.extend_from_slice(head);
+    if !head.is_empty() && !head.ends_with(b"\n") {
+        out.extend_from_slice(b"\n");
+    }
+
+    // The middle B[h:t] as runs: kept lines (blocks) and gaps between them.
+    let (kept, hidden) = if spec.keeping() {
+        kept_lines(&stream, h, t, spec)
+    } else {
+        (Vec::new(), 0)
+    };
+    let mut pieces: Vec<(Range<usize>, bool)> = Vec::new(); // (bytes, kept)
+    let mut at = h;
+    for &i in &kept {
+        let span = stream.span(i);
+        if span.start > at {
+            pieces.push((at..span.start, false));
+        }
+        pieces.push((span.clone(), true));
+        at = span.end;
+    }
+    if t > at {
+        pieces.push((at..t, false));
+    }
+    let last_gap = pieces.iter().rposition(|(_, kept)| !kept);
+
+    // "The one marker becomes one marker per gap between head, blocks and
+    // tail ... a gap of nothing gets no marker." The text before a marker
+    // is what was printed since the last one (ambiguities 24).
+    let mut since_marker = head.to_vec();
+    for (index, (range, is_kept)) in pieces.iter().enumerate() {
+        if *is_kept {
+            out.extend_from_slice(&B[range.clone()]);
+            since_marker.extend_from_slice(&B[range.clone()]);
+        } else {
+            let count = (Some(index) == last_gap && hidden > 0).then_some(hidden);
+            out.extend(marker(
+                &stream,
+                range,
+                &since_marker,
+                count,
+                spec.core.spill.as_deref(),
+            ));
+            since_marker.clear();
+        }
+    }
+    out.extend_from_slice(&B[t..n]);
+    out
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::{
+        CleanSpec, Line, binary_summary, cleaned, collapse_cr_line, expected_output, max_line_line,
+        raw_lines, says_error, squeeze, strip_ansi_bytes, text, utf8,
+    };
+    use crate::model::Spec;
+
+    /// `actual` is `expected`, shown escaped so invisible bytes read.
+    fn same(actual: &[u8], expected: &[u8]) {
+        assert_eq!(
+            actual.escape_ascii().to_string(),
+            expected.escape_ascii().to_string()
+        );
+    }
+
+    fn with_spill(spec: Spec, path: &str) -> Spec {
+        Spec {
+            spill: Some(path.as_bytes().to_vec()),
+            ..spec
+        }
+    }
+
+    fn keep(core: Spec, patterns: &[&str], keep_max: Option<u64>, context: u64) -> CleanSpec {
+        CleanSpec {
+            keep: patterns.iter().map(|pattern| pattern.to_string()).collect(),
+            keep_max,
+            keep_context: context,
+            ..CleanSpec::new(core)
+        }
+    }
+
+    /// The cleaned lines as (text, first raw line, last raw line).
+    fn lines_of(lines: &[Line]) -> Vec<(String, u64, u64)> {
+        lines
+            .iter()
+            .map(|line| (line.text.escape_ascii().to_string(), line.raw.0, line.raw.1))
+            .collect()
+    }
+
+    #[test]
+    fn strip_ansi_removes_each_kind_of_sequence() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"\x1b[1;31merror\x1b[0m: x\n", b"error: x\n"),
+            (b"\x1b]0;title\x07ok", b"ok"),
+            (b"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", b"link"),
+            (b"\x1bPq\x07x\x1b\\y", b"y"), // BEL is inside a DCS
+            (b"\x1b(Bok\x1b7", b"ok"),
+            (b"\x1b[?25l\x1b[2Kdone", b"done"),
+        ];
+        for &(input, output) in cases {
+            same(&strip_ansi_bytes(input), output);
+        }
+    }
+
+    #[test]
+    fn strip_ansi_on_broken_sequences_keeps_the_byte_that_ended_them() {
+        let cases: &[(&[u8], &[u8])] = &[
+            // "`ESC [ 3` followed by a newline loses `ESC [ 3` and keeps the
+            // newline".
+            (b"a\x1b[3\nb", b"a\nb"),
+            (b"\x1b]0;title\nrest", b"\nrest"),
+            // CAN and SUB cancel, and stay.
+            (b"\x1b[1\x18m", b"\x18m"),
+            (b"\x1b]0;a\x1ab", b"\x1ab"),
+            // An ESC in a string starts a new sequence (ambiguities 19).
+            (b"\x1b]0;t\x1b[31mred", b"red"),
+            // Unfinished at the end of the input: gone.
+            (b"x\x1b", b"x"),
+            (b"x\x1b[12;", b"x"),
+            // 8-bit C1 and invalid UTF-8 are text.
+            (b"\x1b\x9b1m", b"\x9b1m"),
+            (b"\xff\x1b[m\x80", b"\xff\x80"),
+        ];
+        for &(input, output) in cases {
+            same(&strip_ansi_bytes(input), output);
+        }
+    }
+
+    #[test]
+    fn strip_ansi_stops_a_stray_string_after_64_kib() {
+        // ESC ] + 70,000 x + "\n": the first 65,536 bytes are the sequence,
+        // the remaining 70,002 - 65,536 = 4,466 x and the `\n` are text.
+        let mut input = b"\x1b]".to_vec();
+        input.extend(vec![b'x'; 70_000]);
+        input.push(b'\n');
+        let mut output = vec![b'x'; 4_466];
+        output.push(b'\n');
+        same(&strip_ansi_bytes(&input), &output);
+    }
+
+    #[test]
+    fn collapse_cr_keeps_the_last_frame() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"a\rb\n", b"b\n"),
+            (b"\rabc\n", b"abc\n"),
+            (b"10%\r20%\r30%\n", b"30%\n"),
+            // CRLF is not a bare CR.
+            (b"a\r\n", b"a\r\n"),
+            (b"a\rb\r\n", b"b\r\n"),
+            (b"a\r\r\n", b"a\r\n"),
+            (b"\r\n", b"\r\n"),
+            // A trailing CR keeps the last frame, without the CR
+            // (ambiguities 26).
+            (b"50%\r", b"50%"),
+            (b"abc\r\r", b"abc"),
+            (b"10%\r20%\r", b"20%"),
+            (b"\r", b""),
+            (b"no cr at all", b"no cr at all"),
+        ];
+        for &(input, output) in cases {
+            same(&collapse_cr_line(input), output);
+        }
+    }
+
+    #[test]
+    fn backspace_removes_one_character() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"ab\x08c\n", b"ac\n"),
+            // A two-byte and a four-byte character go whole.
+            ("é\x08x\n".as_bytes(), b"x\n"),
+            ("a😀\x08\n".as_bytes(), b"a\n"),
+            ("a€\x08\x08b".as_bytes(), b"b"),
+            // An invalid byte goes alone: the broken € E2 82 loses its 82.
+            (b"\xe2\x82\x08\n", b"\xe2\n"),
+            (b"a\xff\x08\n", b"a\n"),
+            // Nothing before it in its frame: only the backspace goes.
+            (b"\x08a\n", b"a\n"),
+            (b"a\r\x08b\n", b"b\n"),
+            (b"ab\rx\x08\n", b"\n"),
+        ];
+        for &(input, output) in cases {
+            same(&collapse_cr_line(input), output);
+        }
+    }
+
+    #[test]
+    fn utf8_replaces_each_maximal_invalid_subpart() {
+        let lines = utf8(raw_lines(b"a\xffb\n\xe2\x82\n\xc3(\n\xf0\x9f\x98"));
+        same(
+            &text(&lines),
+            "a\u{FFFD}b\n\u{FFFD}\n\u{FFFD}(\n\u{FFFD}".as_bytes(),
+        );
+    }
+
+    #[test]
+    fn squeeze_needs_a_run_of_three() {
+        // A run of 2 stays.
+        let lines = squeeze(raw_lines(b"x\nx\ny\n"));
+        same(&text(&lines), b"x\nx\ny\n");
+        // A run of 3: the first line and a marker standing for lines 2-3.
+        let lines = squeeze(raw_lines(b"x\nx\nx\ny\n"));
+        assert_eq!(
+            lines_of(&lines),
+            [
+                ("x\\n".into(), 1, 1),
+                (
+                    "[... previous line repeated 2 more times ...]\\n".into(),
+                    2,
+                    3
+                ),
+                ("y\\n".into(), 4, 4),
+            ]
+        );
+    }
+
+    #[test]
+    fn squeeze_compares_lines_whole() {
+        // The last line has no `\n`, so it differs from the others.
+        same(&text(&squeeze(raw_lines(b"x\nx\nx"))), b"x\nx\nx");
+        same(
+            &text(&squeeze(raw_lines(b"x\nx\nx\nx"))),
+            b"x\n[... previous line repeated 2 more times ...]\nx",
+        );
+        // CRLF lines: the marker ends in `\n`.
+        same(
+            &text(&squeeze(raw_lines(b"ok\r\nok\r\nok\r\n"))),
+            b"ok\r\n[... previous line repeated 2 more times ...]\n",
+        );
+        // `x\r\n` and `x\n` differ.
+        same(&text(&squeeze(raw_lines(b"x\nx\r\nx\n"))), b"x\nx\r\nx\n");
+        // Empty lines are lines.
+        same(
+            &text(&squeeze(raw_lines(b"\n\n\n\n"))),
+            b"\n[... previous line repeated 3 more times ...]\n",
+        );
+    }
+
+    #[test]
+    fn squeeze_leaves_lines_over_64_kib() {
+        let mut line = vec![b'x'; 64 * 1024];
+        line.push(b'\n'); // 65,537 bytes with its `\n`
+        let input = line.repeat(3);
+        same(&text(&squeeze(raw_lines(&input))), &input);
+        let short = &line[1..]; // 65,536 bytes: squeezed
+        let mut output = short.to_vec();
+        output.extend(b"[... previous line repeated 2 more times ...]\n");
+        same(&text(&squeeze(raw_lines(&short.repeat(3)))), &output);
+    }
+
+    #[test]
+    fn max_line_keeps_both_ends_of_a_long_line() {
+        let cases: &[(&[u8], u64, &[u8])] = &[
+            // 10 bytes, SIZE 6: the first 3 and the last 3.
+            (
+                b"abcdefghij\n",
+                6,
+                b"abc [... 4 bytes of this line truncated ...] hij\n",
+            ),
+            // The `\r\n` is not counted and stays.
+            (
+                b"abcdefghij\r\n",
+                6,
+                b"abc [... 4 bytes of this line truncated ...] hij\r\n",
+            ),
+            (b"abcdef\r\n", 6, b"abcdef\r\n"),
+            (b"abcdef\n", 6, b"abcdef\n"),
+            // A last line without `\n`.
+            (
+                b"abcdefghij",
+                4,
+                b"ab [... 6 bytes of this line truncated ...] ij",
+            ),
+            // A bare `\r` at the end is content (ambiguities 32).
+            (
+                b"abcdefgh\r",
+                4,
+                b"ab [... 5 bytes of this line truncated ...] h\r",
+            ),
+            // SIZE 0 keeps nothing of a non-empty line.
+            (b"abc\n", 0, b" [... 3 bytes of this line truncated ...] \n"),
+            (b"\n", 0, b"\n"),
+        ];
+        for &(input, size, output) in cases {
+            same(&max_line_line(input, size), output);
+        }
+    }
+
+    #[test]
+    fn max_line_moves_off_split_characters() {
+        // "ab€€cd" = a b E2 82 AC E2 82 AC c d, 10 bytes.
+        let line = "ab€€cd\n".as_bytes();
+        // SIZE 6: the first part ends at 3 (an 82), back to 2; the last
+        // starts at 7 (an AC), forward to 8. 6 bytes removed.
+        let output = b"ab [... 6 bytes of this line truncated ...] cd\n";
+        same(&max_line_line(line, 6), output);
+        // SIZE 4 cuts at 2 and 8, on character starts already.
+        same(&max_line_line(line, 4), output);
+        // SIZE 5: 2 and 7 -> 8.
+        same(&max_line_line(line, 5), output);
+        // SIZE 8: the first part ends at 4 (an AC): back to 2, two moves;
+        // the last starts at 6 (an 82): forward to 8.
+        same(&max_line_line(line, 8), output);
+        // Invalid bytes: five 0x80 between 'a' and 'b', SIZE 4. The first
+        // part ends at 2 (0x80), back to 1 (0x80), back to 0 ('a' stops
+        // it). The last starts at 7 - 2 = 5 (0x80) and moves to 6 ('b').
+        same(
+            &max_line_line(b"a\x80\x80\x80\x80\x80b", 4),
+            b" [... 6 bytes of this line truncated ...] b",
+        );
+    }
+
+    #[test]
+    fn binary_summary_with_and_without_a_spill_file() {
+        let input = b"ab\0cd\nef";
+        let summary = binary_summary(input, None).expect("a NUL: binary");
+        same(&summary.text, b"[binary output: 8 bytes]\n");
+        assert_eq!(summary.raw, (1, 2));
+        let summary = binary_summary(input, Some(b"/tmp/s.log")).expect("binary");
+        same(
+            &summary.text,
+            b"[binary output: 8 bytes; full output in /tmp/s.log]\n",
+        );
+        // Only the first 8 KiB are looked at.
+        let mut late = vec![b'a'; 8 * 1024];
+        late.push(0);
+        assert_eq!(binary_summary(&late, None), None);
+        late[8 * 1024 - 1] = 0;
+        assert!(binary_summary(&late, None).is_some());
+        assert_eq!(binary_summary(b"text\n", None), None);
+    }
+
+    #[test]
+    fn the_transforms_run_in_the_readme_order() {
+        let all = CleanSpec {
+            max_line: Some(4),
+            ..CleanSpec::new(Spec::from_max(10_000)).clean()
+        };
+        // strip-ansi before collapse-cr: the `\r` becomes part of `\r\n`.
+        same(&text(&cleaned(b"a\r\x1b[0m\n", &all)), b"a\r\n");
+        // collapse-cr before utf8: a backspace removes one invalid byte,
+        // not the U+FFFD that would replace it.
+        same(
+            &text(&cleaned(b"a\xe2\x82\x08\n", &all)),
+            "a\u{FFFD}\n".as_bytes(),
+        );
+        // utf8 before squeeze: different invalid bytes become one line.
+        same(
+            &text(&cleaned(b"\xff\n\xfe\n\xff\n", &all)),
+            "\u{FFFD}\n[... previous line repeated 2 more times ...]\n".as_bytes(),
+        );
+        // squeeze before max-line: lines that differ only in the part
+        // max-line removes are not squeezed, and the squeeze marker is not
+        // cut by max-line (ambiguities 30).
+        same(
+            &text(&cleaned(b"abXcd\nabYcd\nabZcd\nx\nx\nx\n", &all)),
+            b"ab [... 1 bytes of this line truncated ...] cd\n\
+              ab [... 1 bytes of this line truncated ...] cd\n\
+              ab [... 1 bytes of this line truncated ...] cd\n\
+              x\n[... previous line repeated 2 more times ...]\n",
+        );
+        // The binary check comes first and replaces everything.
+        same(
+            &text(&cleaned(b"\x1b[31m\0\r\n", &all)),
+            b"[binary output: 8 bytes]\n",
+        );
+        // Each transform alone on a binary input when --binary text.
+        let text_mode = CleanSpec {
+            binary_summary: false,
+            ..all
+        };
+        same(&text(&cleaned(b"\x1b[31m\0x\n", &text_mode)), b"\0x\n");
+    }
+
+    /// The README's build log, before `toolcap --clean` ("shown with `cat
+    /// -v`"; its ` ... ` between frames taken as a frame of its own).
+    pub const README_BUILD_LOG: &[u8] = b"Compiling demo v0.1.0\n\
+        \r[#         ]  10%\r[##        ]  20%\r ... \r[##########] 100%\n\
+        warning: unused variable `x`\n\
+        warning: unused variable `x`\n\
+        warning: unused variable `x`\n\
+        warning: unused variable `x`\n\
+        warning: unused variable `x`\n\
+        \x1b[1;31merror[E0308]\x1b[0m: mismatched types\n\
+        \x1b[32mtest result: FAILED\x1b[0m. 3 passed; 1 failed\n";
+
+    /// ... and after.
+    pub const README_BUILD_LOG_CLEANED: &[u8] = b"Compiling demo v0.1.0\n\
+        [##########] 100%\n\
+        warning: unused variable `x`\n\
+        [... previous line repeated 4 more times ...]\n\
+        error[E0308]: mismatched types\n\
+        test result: FAILED. 3 passed; 1 failed\n";
+
+    #[test]
+    fn the_readme_build_log_example() {
+        // "Before and after `toolcap --clean` on a build log": it fits the
+        // default budget, so the output is the cleaned stream.
+        same(
+            &expected_output(
+                README_BUILD_LOG,
+                &CleanSpec::new(Spec::from_max(10_000)).clean(),
+            ),
+            README_BUILD_LOG_CLEANED,
+        );
+    }
+
+    /// The README's `--keep` example: `cargo test 2>&1 | toolcap --max 200
+    /// --keep FAILED`, 400 test lines (case 201 failed) and the verdict.
+    pub fn readme_keep_input() -> Vec<u8> {
+        let mut input = Vec::new();
+        for case in 1..=400 {
+            let verdict = if case == 201 { "FAILED" } else { "ok" };
+            input.extend(format!("test case_{case} ... {verdict}\n").as_bytes());
+        }
+        input.extend(b"test result: FAILED\n");
+        input
+    }
+
+    #[test]
+    fn the_readme_keep_example() {
+        // n = 9*19 + 90*20 + 301*21 + 4 + 20 = 8,316: 2,079 tokens. H = T =
+        // 100: h = 100 moves back to 95 (after case_5), t = 8,216 forward
+        // to 8,233 (after case_397). Case 201 starts at 171 + 1,800 +
+        // 101*21 = 4,092 and is 25 bytes, within floor(200/4) = 50: gaps of
+        // 4,092 - 95 = 3,997 and 8,233 - 4,117 = 4,116 bytes.
+        let mut output = b"Warning: truncated output (original token count: 2079)\n\
+              Total output lines: 401\n\n"
+            .to_vec();
+        for case in 1..=5 {
+            output.extend(format!("test case_{case} ... ok\n").as_bytes());
+        }
+        output.extend(b"[... 3997 bytes truncated ...]\n");
+        output.extend(b"test case_201 ... FAILED\n");
+        output.extend(b"[... 4116 bytes truncated ...]\n");
+        for case in 398..=400 {
+            output.extend(format!("test case_{case} ... ok\n").as_bytes());
+        }
+        output.extend(b"test result: FAILED\n");
+        let spec = keep(Spec::from_max(200), &["FAILED"], None, 0);
+        same(&expected_output(&readme_keep_input(), &spec), &output);
+    }
+
+    #[test]
+    fn raw_line_numbers_after_squeeze() {
+        // "head\n" + 4 x "same\n" + "tail\n": raw lines 1, 2-5, 6. Squeezed:
+        // "head\n" 0..5, "same\n" (line 2) 5..10, the marker (lines 3-5)
+        // 10..56, "tail\n" (line 6) 56..61. Squeezing made the stream
+        // longer: 30 raw bytes became 61.
+        let input = b"head\nsame\nsame\nsame\nsame\ntail\n";
+        let spec = CleanSpec {
+            squeeze: true,
+            ..CleanSpec::new(with_spill(Spec::new(10, 5), "/tmp/s"))
+        };
+        // h = 10, t = 56: the gap is the squeeze marker alone.
+        same(
+            &expected_output(input, &spec),
+            b"Warning: truncated output (original token count: 16)\n\
+              Total output lines: 4\n\
+              Cleaned: 30 raw bytes became 61 bytes\n\n\
+              head\nsame\n\
+              [... 46 bytes truncated (lines 3-5); full output in /tmp/s ...]\n\
+              tail\n",
+        );
+        // H = 7: h stays at 7 (back to 5 would lose 2 > floor(7/4)), inside
+        // "same" of line 2: lines 2-5.
+        let spec = CleanSpec {
+            squeeze: true,
+            ..CleanSpec::new(with_spill(Spec::new(7, 5), "/tmp/s"))
+        };
+        same(
+            &expected_output(input, &spec),
+            b"Warning: truncated output (original token count: 16)\n\
+              Total output lines: 4\n\
+              Cleaned: 30 raw bytes became 61 bytes\n\n\
+              head\nsa\n\
+              [... 49 bytes truncated (lines 2-5); full output in /tmp/s ...]\n\
+              tail\n",
+        );
+    }
+
+    #[test]
+    fn a_vanished_last_line_is_named_by_the_last_gap() {
+        // "ab\ncd\n" ESC "[0m": raw lines 1-3, the third only a sequence.
+        // Stripped: "ab\n" (line 1), "cd\n" (lines 2-3). H = 3, T = 0: the
+        // gap "cd\n" runs to the end: lines 2-3 (ambiguities 33).
+        let spec = CleanSpec {
+            strip_ansi: true,
+            ..CleanSpec::new(with_spill(Spec::new(3, 0), "/s"))
+        };
+        let lines = cleaned(b"ab\ncd\n\x1b[0m", &spec);
+        assert_eq!(
+            lines_of(&lines),
+            [("ab\\n".into(), 1, 1), ("cd\\n".into(), 2, 3)]
+        );
+        same(
+            &expected_output(b"ab\ncd\n\x1b[0m", &spec),
+            b"Warning: truncated output (original token count: 2)\n\
+              Total output lines: 2\n\
+              Cleaned: 10 raw bytes became 6 bytes\n\n\
+              ab\n\
+              [... 3 bytes truncated (lines 2-3); full output in /s ...]\n",
+        );
+    }
+
+    #[test]
+    fn the_cleaned_line_only_when_cleaning_changed_the_stream() {
+        // Strip-ansi on text without escapes: the stream is unchanged, so
+        // the header has its two lines only.
+        let spec = CleanSpec {
+            strip_ansi: true,
+            ..CleanSpec::new(Spec::new(2, 2))
+        };
+        same(
+            &expected_output(b"abcdefgh", &spec),
+            b"Warning: truncated output (original token count: 2)\n\
+              Total output lines: 1\n\n\
+              ab\n\
+              [... 4 bytes truncated ...]\n\
+              gh",
+        );
+        // A stream that fits after cleaning: no header at all.
+        same(&expected_output(b"\x1b[31mab\x1b[0m", &spec), b"ab");
+        // --no-header omits the third line too.
+        let spec = CleanSpec {
+            strip_ansi: true,
+            ..CleanSpec::new(Spec {
+                header: false,
+                ..Spec::new(2, 2)
+            })
+        };
+        same(
+            &expected_output(b"\x1b[31mabcdefgh", &spec),
+            b"ab\n[... 4 bytes truncated ...]\ngh",
+        );
+    }
+
+    #[test]
+    fn a_binary_summary_is_capped_like_any_stream() {
+        // Fits: the summary line alone.
+        let spec = CleanSpec::new(Spec::from_max(10_000)).clean();
+        same(
+            &expected_output(b"ab\0cd", &spec),
+            b"[binary output: 5 bytes]\n",
+        );
+        // 50 x "\0\n" = 100 raw bytes, 50 raw lines, with a spill file:
+        // "[binary output: 100 bytes; full output in /s]\n" is 46 bytes.
+        // H = T = 10: h = 10, t = 36 (the `\n` at 45 is too far). The one
+        // cleaned line stands for raw lines 1-50.
+        let spec = CleanSpec::new(with_spill(Spec::new(10, 10), "/s")).clean();
+        same(
+            &expected_output(&b"\0\n".repeat(50), &spec),
+            b"Warning: truncated output (original token count: 12)\n\
+              Total output lines: 1\n\
+              Cleaned: 100 raw bytes became 46 bytes\n\n\
+              [binary ou\n\
+              [... 26 bytes truncated (lines 1-50); full output in /s ...]\n\
+              ut in /s]\n",
+        );
+    }
+
+    #[test]
+    fn keep_shows_matching_lines_of_the_middle_between_markers() {
+        // "head\n" 0..5, "err a\n" 5..11, "ok\n" 11..14, "err bbbbbbb\n"
+        // 14..26, "err c\n" 26..32, "ok\n" 32..35, "tail\n" 35..40. H = T =
+        // 5: h = 5, t = 35. --keep-max 12: "err a" (6) fits, "err bbbbbbb"
+        // (12) does not fit the 6 left and is not shown, "err c" (6) fits
+        // (ambiguities 35). The block at h needs no marker before it.
+        let input = b"head\nerr a\nok\nerr bbbbbbb\nerr c\nok\ntail\n";
+        same(
+            &expected_output(input, &keep(Spec::new(5, 5), &["err"], Some(12), 0)),
+            b"Warning: truncated output (original token count: 10)\n\
+              Total output lines: 7\n\n\
+              head\n\
+              err a\n\
+              [... 15 bytes truncated ...]\n\
+              err c\n\
+              [... 3 bytes truncated; 1 more matching lines not shown ...]\n\
+              tail\n",
+        );
+        // With a spill file, each gap names its own lines, and the count
+        // comes after the path.
+        same(
+            &expected_output(
+                input,
+                &keep(with_spill(Spec::new(5, 5), "/s"), &["err"], Some(12), 0),
+            ),
+            b"Warning: truncated output (original token count: 10)\n\
+              Total output lines: 7\n\n\
+              head\n\
+              err a\n\
+              [... 15 bytes truncated (lines 3-4); full output in /s ...]\n\
+              err c\n\
+              [... 3 bytes truncated (lines 6-6); full output in /s; 1 more matching lines not shown ...]\n\
+              tail\n",
+        );
+        // --keep-max 5: nothing fits, three lines not shown, one marker.
+        same(
+            &expected_output(input, &keep(Spec::new(5, 5), &["err"], Some(5), 0)),
+            b"Warning: truncated output (original token count: 10)\n\
+              Total output lines: 7\n\n\
+              head\n\
+              [... 30 bytes truncated; 3 more matching lines not shown ...]\n\
+              tail\n",
+        );
+    }
+
+    #[test]
+    fn keep_max_defaults_to_a_quarter_of_the_budget() {
+        // H = T = 5: floor(10/4) = 2 bytes, less than any line.
+        let input = b"head\nerr a\nok\nerr bbbbbbb\nerr c\nok\ntail\n";
+        same(
+            &expected_output(input, &keep(Spec::new(5, 5), &["err"], None, 0)),
+            b"Warning: truncated output (original token count: 10)\n\
+              Total output lines: 7\n\n\
+              head\n\
+              [... 30 bytes truncated; 3 more matching lines not shown ...]\n\
+              tail\n",
+        );
+    }
+
+    #[test]
+    fn keep_context_takes_neighbours_as_far_as_they_fit() {
+        // "head\n" 0..5, "a1\n" 5..8, "a2\n" 8..11, "MATCH\n" 11..17, "b1\n"
+        // 17..20, "b2\n" 20..23, "b3\n" 23..26, "tail\n" 26..31; h = 5,
+        // t = 26.
+        let input = b"head\na1\na2\nMATCH\nb1\nb2\nb3\ntail\n";
+        let header = b"Warning: truncated output (original token count: 8)\n\
+              Total output lines: 8\n\n";
+        let run = |keep_max, context| {
+            expected_output(
+                input,
+                &keep(Spec::new(5, 5), &["MATCH"], Some(keep_max), context),
+            )
+        };
+        // Context 1: a2 and b1 with the match, one block.
+        let mut output = header.to_vec();
+        output.extend(b"head\n[... 3 bytes truncated ...]\na2\nMATCH\nb1\n[... 6 bytes truncated ...]\ntail\n");
+        same(&run(100, 1), &output);
+        // --keep-max 9: MATCH (6), then a2 (3); b1 no longer fits, and the
+        // before side stops at a1 (ambiguities 36).
+        let mut output = header.to_vec();
+        output.extend(
+            b"head\n[... 3 bytes truncated ...]\na2\nMATCH\n[... 9 bytes truncated ...]\ntail\n",
+        );
+        same(&run(9, 2), &output);
+        // Context 5: the before side stops at the head, the after side at
+        // the tail; everything between is kept and no marker is left.
+        let mut output = header.to_vec();
+        output.extend(b"head\na1\na2\nMATCH\nb1\nb2\nb3\ntail\n");
+        same(&run(100, 5), &output);
+    }
+
+    #[test]
+    fn a_match_straddling_a_cut_is_not_in_the_middle() {
+        // "ab FAILED\n" 0..10, "ccc\n" 10..14, "dd FAILED\n" 14..24,
+        // "eee\n" 24..28. H = 4: h = 4 inside line 1 (no `\n` before it):
+        // line 1 straddles h and is neither kept nor counted.
+        let input = b"ab FAILED\nccc\ndd FAILED\neee\n";
+        // T = 4: t = 24, line 3 is in the middle and kept; no gap after it.
+        same(
+            &expected_output(input, &keep(Spec::new(4, 4), &["FAILED"], Some(50), 0)),
+            b"Warning: truncated output (original token count: 7)\n\
+              Total output lines: 4\n\n\
+              ab F\n\
+              [... 10 bytes truncated ...]\n\
+              dd FAILED\n\
+              eee\n",
+        );
+        // T = 6: t = 22 stays inside line 3 (to 24 would lose 2 > 1): no
+        // whole matching line in the middle.
+        same(
+            &expected_output(input, &keep(Spec::new(4, 6), &["FAILED"], Some(50), 0)),
+            b"Warning: truncated output (original token count: 7)\n\
+              Total output lines: 4\n\n\
+              ab F\n\
+              [... 18 bytes truncated ...]\n\
+              D\neee\n",
+        );
+    }
+
+    #[test]
+    fn a_kept_line_that_leaves_a_colour_on_resets_it_before_the_marker() {
+        // "head\n" 0..5, "x\n" 5..7, ESC "[31mERR\n" 7..16, "y\n" 16..18,
+        // "tail\n" 18..23; h = 5, t = 18. The first marker follows the
+        // plain head, the second the red kept line.
+        same(
+            &expected_output(
+                b"head\nx\n\x1b[31mERR\ny\ntail\n",
+                &keep(Spec::new(5, 5), &["ERR"], Some(50), 0),
+            ),
+            b"Warning: truncated output (original token count: 6)\n\
+              Total output lines: 5\n\n\
+              head\n\
+              [... 2 bytes truncated ...]\n\
+              \x1b[31mERR\n\
+              \x1b[0m[... 2 bytes truncated ...]\n\
+              tail\n",
+        );
+    }
+
+    #[test]
+    fn keep_matches_without_the_line_end() {
+        // `ok$` matches "ok\r\n" and "ok\n" (the terminator is not part
+        // of the line), and a pattern may match invalid UTF-8 bytes.
+        let input = b"head\nok\r\nno\nok\n\xff\xfe\ntail\n";
+        // "head\n" 0..5, "ok\r\n" 5..9, "no\n" 9..12, "ok\n" 12..15,
+        // FF FE `\n` 15..18, "tail\n" 18..23.
+        same(
+            &expected_output(
+                input,
+                &keep(Spec::new(5, 5), &["ok$", "(?-u)\\xfe"], Some(50), 0),
+            ),
+            b"Warning: truncated output (original token count: 6)\n\
+              Total output lines: 6\n\n\
+              head\n\
+              ok\r\n\
+              [... 3 bytes truncated ...]\n\
+              ok\n\xff\xfe\n\
+              tail\n",
+        );
+    }
+
+    #[test]
+    fn keep_errors_words() {
+        for line in [
+            "error: x",
+            "TypeError: y",
+            "java.lang.NullPointerException",
+            "3 errors",
+            "Exceptions raised",
+            "test failed",
+            "FAILURES",
+            "it fails",
+            "thread 'main' panicked at",
+            "don't Panic",
+            "Traceback (most recent call last):",
+            "fatal: not a git repository",
+            "E   assert 1 == 2",
+            "fail-fast",
+            "terror", // a suffix, literally
+            "error_x error",
+        ] {
+            assert!(says_error(line.as_bytes()), "{line:?} says error");
+        }
+        for line in [
+            "errorless",
+            "failing",
+            "failsafe",
+            "panicky",
+            "fatalistic",
+            "Error2",
+            "error_code",
+            "e   assert",
+            " E   indented",
+            "all good",
+        ] {
+            assert!(!says_error(line.as_bytes()), "{line:?} says no error");
+        }
+    }
+}
