@@ -22,7 +22,10 @@
 //! and hand back characters, so invalid bytes in the text would not pass
 //! through unchanged.
 
-/// A string longer than this is taken to be garbage, not a sequence.
+use memchr::memchr;
+
+/// A string longer than this (from its ESC) is taken to be garbage, not a
+/// sequence.
 const MAX_STRING: u32 = 64 * 1024;
 
 const ESC: u8 = 0x1B;
@@ -78,18 +81,18 @@ impl State {
             }
             State::Escape => match byte {
                 b'[' => self.go(State::Csi),
+                // A string's length counts from its ESC.
                 b']' => self.go(State::String {
                     osc: true,
-                    length: 0,
+                    length: 2,
                 }),
                 b'P' | b'X' | b'^' | b'_' => self.go(State::String {
                     osc: false,
-                    length: 0,
+                    length: 2,
                 }),
                 0x20..=0x2F => self.go(State::Intermediate),
                 0x30..=0x7E => self.end(),
-                // ESC ESC: the first one is abandoned, the second starts.
-                ESC => Step::Inside,
+                // ESC ESC: the first one ends alone, the second starts.
                 _ => self.reject(),
             },
             State::Csi => match byte {
@@ -140,70 +143,112 @@ impl State {
     }
 }
 
-/// If a cut at `at` would fall inside a sequence of `bytes`, the start of
-/// that sequence; `None` when `at` is in text or at a sequence's edge.
-///
-/// The grammar is run from `from` (a position known to be text: a line
-/// start, since sequences end at newlines, or a bounded distance back).
-pub(crate) fn sequence_around(bytes: &[u8], from: usize, at: usize) -> Option<usize> {
-    let mut state = State::Ground;
-    let mut start = from;
-    for (i, &byte) in bytes[from..at].iter().enumerate() {
-        let i = from + i;
-        let mut step = state.step(byte);
-        if step == Step::Reject {
-            step = state.step(byte);
+/// Where the sequence that starts at `bytes[start]` (an ESC) ends: the
+/// first byte after it, or `None` when `bytes` ends first. The same
+/// grammar as [`State::step`], read as whole sequences: a string ended by
+/// an ESC that does not make `ESC \` ends before that ESC, which starts a
+/// sequence of its own.
+fn sequence_at(bytes: &[u8], start: usize) -> Option<usize> {
+    let byte_at = |i: usize| bytes.get(i).copied();
+    let mut i = start + 1;
+    let kind = byte_at(i)?;
+    match kind {
+        b'[' | 0x20..=0x2F => {
+            // CSI: parameters and intermediates; or ESC's intermediates.
+            let (continues, ends) = if kind == b'[' {
+                (0x20..=0x3F, 0x40..=0x7E)
+            } else {
+                (0x20..=0x2F, 0x30..=0x7E)
+            };
+            i += 1;
+            loop {
+                let byte = byte_at(i)?;
+                if continues.contains(&byte) {
+                    i += 1;
+                } else if ends.contains(&byte) {
+                    return Some(i + 1);
+                } else {
+                    return Some(i);
+                }
+            }
         }
-        if step == Step::Inside && state == State::Escape && byte == ESC {
-            start = i;
+        b']' | b'P' | b'X' | b'^' | b'_' => {
+            let osc = kind == b']';
+            i += 1;
+            loop {
+                match byte_at(i)? {
+                    BEL if osc => return Some(i + 1),
+                    ESC => {
+                        return match byte_at(i + 1)? {
+                            b'\\' => Some(i + 2),
+                            _ => Some(i),
+                        };
+                    }
+                    b'\n' | CAN | SUB => return Some(i),
+                    _ if i - start >= MAX_STRING as usize => return Some(i),
+                    _ => i += 1,
+                }
+            }
         }
+        0x30..=0x7E => Some(i + 1),
+        // Anything else (another ESC too) ends the lone ESC before it.
+        _ => Some(i),
     }
-    (state != State::Ground).then_some(start)
 }
 
-/// Where the sequence that is open at `at` (see [`sequence_around`]) ends:
-/// the first byte after it, or `None` if `bytes` ends first.
-pub(crate) fn sequence_end(bytes: &[u8], from: usize, at: usize) -> Option<usize> {
-    let mut state = State::Ground;
-    for &byte in &bytes[from..at] {
-        if state.step(byte) == Step::Reject {
-            state.step(byte);
-        }
-    }
-    if state == State::Ground {
-        return Some(at);
-    }
-    for (i, &byte) in bytes[at..].iter().enumerate() {
-        match state.step(byte) {
-            Step::End => return Some(at + i + 1),
-            Step::Reject => return Some(at + i),
-            Step::Inside | Step::Text => {}
+/// The sequence of `bytes` that `at` falls strictly inside, read from
+/// `from` (a position known to be text: a line start, since sequences end
+/// at newlines, or a bounded distance back): its start, and its end
+/// (`None`: it runs past the end of `bytes`).
+fn sequence_containing(bytes: &[u8], from: usize, at: usize) -> Option<(usize, Option<usize>)> {
+    let mut i = from;
+    while let Some(found) = memchr(ESC, &bytes[i..at]) {
+        let start = i + found;
+        match sequence_at(bytes, start) {
+            Some(end) if end <= at => i = end.max(start + 1),
+            end => return Some((start, end)),
         }
     }
     None
 }
 
-/// Whether `text`, printed from a clean terminal state, leaves colours or
-/// styles on: its last SGR sequence (`ESC [ ... m`) set something other
-/// than a full reset. Conservative: `ESC[22m` counts as setting, since an
-/// extra reset costs nothing.
-pub(crate) fn leaves_style_on(text: &[u8]) -> bool {
-    let mut state = State::Ground;
-    let mut on = false;
-    let mut params: Vec<u8> = Vec::new();
-    for &byte in text {
-        let mut before = state;
-        let mut step = state.step(byte);
-        if step == Step::Reject {
-            before = State::Ground;
-            step = state.step(byte);
+/// If a cut at `at` would fall inside a sequence of `bytes`, the start of
+/// that sequence; `None` when `at` is in text or at a sequence's edge.
+pub(crate) fn sequence_around(bytes: &[u8], from: usize, at: usize) -> Option<usize> {
+    sequence_containing(bytes, from, at).map(|(start, _)| start)
+}
+
+/// Where a cut at `at` must move to leave the sequence it falls inside:
+/// `at` itself when it is in text or at an edge, the end of the sequence
+/// otherwise, `None` when that sequence runs past the end of `bytes`.
+pub(crate) fn sequence_end(bytes: &[u8], from: usize, at: usize) -> Option<usize> {
+    match sequence_containing(bytes, from, at) {
+        None => Some(at),
+        Some((_, end)) => end,
+    }
+}
+
+/// Whether colours or styles are on after `text` is printed, `on` before
+/// it: its last SGR sequence (`ESC [ params m`, no intermediate bytes)
+/// decides, and without one nothing changes. An SGR that sets anything
+/// other than a full reset counts as on; conservative (`ESC[22m` counts),
+/// since an extra reset costs nothing.
+pub(crate) fn style_after(mut on: bool, text: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(found) = memchr(ESC, &text[i..]) {
+        let start = i + found;
+        let Some(end) = sequence_at(text, start) else {
+            break;
+        };
+        let sequence = &text[start..end];
+        if let Some(params) = sequence
+            .strip_prefix(b"\x1b[")
+            .and_then(|rest| rest.strip_suffix(b"m"))
+            .filter(|params| params.iter().all(|b| (0x30..=0x3F).contains(b)))
+        {
+            on = sgr_sets_something(params);
         }
-        match (before, step) {
-            (State::Escape, Step::Inside) if state == State::Csi => params.clear(),
-            (State::Csi, Step::Inside) => params.push(byte),
-            (State::Csi, Step::End) if byte == b'm' => on = sgr_sets_something(&params),
-            _ => {}
-        }
+        i = end.max(start + 1);
     }
     on
 }
@@ -279,12 +324,18 @@ mod tests {
 
     #[test]
     fn style_left_on_by_the_last_sgr() {
-        assert!(!leaves_style_on(b"plain"));
-        assert!(leaves_style_on(b"\x1b[31mred"));
-        assert!(!leaves_style_on(b"\x1b[31mred\x1b[0m"));
-        assert!(!leaves_style_on(b"\x1b[1;31mred\x1b[m"));
-        assert!(leaves_style_on(b"\x1b[0m\x1b[38;5;1mx"));
-        // Not SGR: cursor movement leaves no style.
-        assert!(!leaves_style_on(b"\x1b[2K\x1b[1G"));
+        let leaves_on = |text: &[u8]| style_after(false, text);
+        assert!(!leaves_on(b"plain"));
+        assert!(leaves_on(b"\x1b[31mred"));
+        assert!(!leaves_on(b"\x1b[31mred\x1b[0m"));
+        assert!(!leaves_on(b"\x1b[1;31mred\x1b[m"));
+        assert!(leaves_on(b"\x1b[0m\x1b[38;5;1mx"));
+        // Not SGR: cursor movement, or an intermediate byte.
+        assert!(!leaves_on(b"\x1b[2K\x1b[1G"));
+        assert!(!leaves_on(b"\x1b[31 m"));
+        // No SGR at all: what was on stays on.
+        assert!(style_after(true, b"plain"));
+        // An OSC cut short by an ESC does not swallow the reset after it.
+        assert!(!leaves_on(b"\x1b[31m\x1b]0;t\x1b[0mab"));
     }
 }

@@ -8,7 +8,7 @@
 
 use std::io::Write;
 
-use crate::capture::Capper;
+use crate::capture::{Capper, Counters};
 use crate::config::Config;
 use crate::error::Problem;
 use crate::measure;
@@ -25,8 +25,8 @@ pub(crate) struct Stream {
     /// How the stream is rendered once capped.
     style: TextStyle,
     stage: Stage,
-    /// The raw stream's length, when transforms may change it.
-    raw_bytes: u64,
+    /// The raw stream's totals, when transforms may change it.
+    raw: Counters,
     capper: Capper,
 }
 
@@ -65,7 +65,7 @@ impl Stream {
             spill,
             style: plan.text,
             stage: Stage::new(&plan.cleaning),
-            raw_bytes: 0,
+            raw: Counters::default(),
             capper: Capper::new(plan.budget, plan.keep),
         }
     }
@@ -77,7 +77,7 @@ impl Stream {
         if self.stage.is_empty() {
             self.capper.push(chunk);
         } else {
-            self.raw_bytes += chunk.len() as u64;
+            self.raw.push(chunk);
             self.stage.push(chunk, &mut IntoCapper(&mut self.capper));
         }
     }
@@ -108,6 +108,9 @@ impl Stream {
         self.stage
             .finish(&ending, &mut IntoCapper(&mut self.capper));
         let cleaned = self.stage.changed();
+        if !self.stage.is_empty() {
+            self.capper.end_raw_lines(self.raw.lines());
+        }
         let captured = self.capper.finish(printed);
         let bytes = captured.counters.bytes();
         // A spill-dir file is only a safety copy of output that fit, unless
@@ -135,7 +138,11 @@ impl Stream {
             cut: captured.cut,
             kept: captured.kept,
             hidden_matches: captured.hidden_matches,
-            raw_bytes: if self.stage.is_empty() { bytes } else { self.raw_bytes },
+            raw_bytes: if self.stage.is_empty() {
+                bytes
+            } else {
+                self.raw.bytes()
+            },
             cleaned,
             chars: captured.chars,
             spill,

@@ -1,5 +1,6 @@
-//! The head buffer: the first H+1 bytes of a stream (the extra byte is the
-//! one the UTF-8 rule looks at), and what of them `--live` may print
+//! The head buffer: the first H+2 bytes of a stream (the extra bytes are
+//! the ones the cut rules look at: B[h] for UTF-8, and B[h+1] for whether
+//! an ESC at h ends a string or is the start of its `ESC \`), and what of them `--live` may print
 //! before the rest of the stream is known.
 
 use crate::capture::Budget;
@@ -29,7 +30,7 @@ impl HeadBuffer {
         }
     }
 
-    /// How many bytes it holds when full: H+1.
+    /// How many bytes it holds when full: H+2.
     pub(crate) fn capacity(&self) -> usize {
         self.capacity
     }
@@ -66,7 +67,7 @@ impl HeadBuffer {
         };
     }
 
-    /// The bytes seen so far at the start of the stream (at most H+1).
+    /// The bytes seen so far at the start of the stream (at most H+2).
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.bytes
     }
@@ -79,7 +80,7 @@ impl HeadBuffer {
     /// How many head bytes `--live` may print now, in order, before the
     /// rest of the stream is known.
     ///
-    /// Once H+1 bytes are in, this is the head cut itself. Before that it is
+    /// Once H+2 bytes are in, this is the head cut itself. Before that it is
     /// the end of the last complete line (`--cut lines`) or character
     /// (`--cut bytes`) that arrived, and never past the `--lines` limit:
     /// on valid UTF-8 the final cut cannot land before it. On invalid UTF-8

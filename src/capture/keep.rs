@@ -4,9 +4,8 @@
 //! matching lines that did not fit are counted.
 //!
 //! The middle streams past (bytes the tail ring lets go of), so lines are
-//! assembled and picked as they come; only kept lines, the context before
-//! the next match, and one unfinished line are held, each at most
-//! [`KeepRules::line_limit`] long.
+//! assembled and picked as they come; only kept lines, the lines around
+//! matches not yet decided, and one unfinished line are held.
 
 use std::collections::VecDeque;
 
@@ -58,92 +57,113 @@ pub(crate) struct MiddleLine {
 }
 
 /// Chooses the middle lines to keep, offered one by one in order.
+///
+/// Each match, earliest first, is kept if it fits, then its context:
+/// distance 1 before and after, then distance 2, and so on, each side
+/// stopping at the first line that does not fit or lies outside the
+/// middle. A match waits until its context after has arrived, so the
+/// picker holds the lines from `context` before the first undecided match
+/// on: at most 2 * `context` + 1 lines, each at most the budget long.
 #[derive(Debug)]
 pub(crate) struct Picker {
+    context: usize,
+    budget: u64,
     left: u64,
-    /// Recent lines not kept, the context before the next match.
-    before: VecDeque<MiddleLine>,
-    /// Lines still to keep after the last match.
-    after: usize,
+    window: VecDeque<Candidate>,
     kept: Vec<MiddleLine>,
     /// Matching lines that did not fit.
     hidden: u64,
 }
 
+#[derive(Debug)]
+struct Candidate {
+    line: MiddleLine,
+    /// A match whose fate is not decided yet.
+    undecided: bool,
+    kept: bool,
+}
+
 impl Picker {
     pub(crate) fn new(rules: &KeepRules) -> Picker {
         Picker {
+            context: rules.context,
+            budget: rules.budget,
             left: rules.budget,
-            before: VecDeque::new(),
-            after: 0,
+            window: VecDeque::new(),
             kept: Vec::new(),
             hidden: 0,
         }
     }
 
-    fn fits(&self, line: &MiddleLine) -> bool {
-        line.len == line.bytes.len() as u64 && line.len <= self.left
+    pub(crate) fn offer(&mut self, rules: &KeepRules, mut line: MiddleLine) {
+        let undecided = rules.matches(&line.bytes);
+        if line.len > self.budget {
+            // It can never be kept: only its length matters now.
+            line.bytes = Vec::new();
+        }
+        self.window.push_back(Candidate {
+            line,
+            undecided,
+            kept: false,
+        });
+        self.decide(false);
     }
 
-    fn keep(&mut self, line: MiddleLine) {
-        self.left -= line.len;
-        self.kept.push(line);
-    }
-
-    pub(crate) fn offer(&mut self, rules: &KeepRules, line: MiddleLine) {
-        if rules.matches(&line.bytes) {
-            if !self.fits(&line) {
-                self.hidden += 1;
-                self.remember(rules, line);
-                return;
-            }
-            self.keep(line);
-            // The context before it, nearest first, as far as it fits.
-            let mut context = Vec::new();
-            while let Some(earlier) = self.before.pop_back() {
-                if self.fits(&earlier) {
-                    self.left -= earlier.len;
-                    context.push(earlier);
+    /// Decides every match whose context after has arrived (all of them
+    /// once `ended`), then lets go of the lines no match can reach.
+    fn decide(&mut self, ended: bool) {
+        loop {
+            let first = self.window.iter().position(|c| c.undecided);
+            match first {
+                Some(at) if ended || self.window.len() - at > self.context => {
+                    self.window[at].undecided = false;
+                    self.keep_with_context(at);
+                }
+                _ => {
+                    let reachable = first.unwrap_or(self.window.len());
+                    let settled = reachable.saturating_sub(self.context);
+                    let kept = self.window.drain(..settled).filter(|c| c.kept);
+                    self.kept.extend(kept.map(|c| c.line));
+                    return;
                 }
             }
-            let matched = self.kept.pop();
-            self.kept.extend(context.into_iter().rev());
-            self.kept.extend(matched);
-            self.after = rules.context;
-        } else if self.after > 0 {
-            self.after -= 1;
-            if self.fits(&line) {
-                self.keep(line);
-            }
-        } else {
-            self.remember(rules, line);
         }
     }
 
-    fn remember(&mut self, rules: &KeepRules, line: MiddleLine) {
-        if rules.context > 0 {
-            self.before.push_back(line);
-            if self.before.len() > rules.context {
-                self.before.pop_front();
-            }
+    fn keep_with_context(&mut self, at: usize) {
+        if !self.take(at) {
+            self.hidden += 1;
+            return;
+        }
+        let (mut before, mut after) = (true, true);
+        for distance in 1..=self.context {
+            before = before && at >= distance && self.take(at - distance);
+            after = after && self.take(at + distance);
         }
     }
 
-    /// Takes in lines another picker kept (from later in the middle),
-    /// as far as they fit what is left.
-    pub(crate) fn absorb(&mut self, rules: &KeepRules, other: Picker) {
-        self.hidden += other.hidden;
-        for line in other.kept {
-            if self.fits(&line) {
-                self.keep(line);
-            } else if rules.matches(&line.bytes) {
-                self.hidden += 1;
-            }
+    /// Keeps the line at `at` if it fits; whether it is kept.
+    fn take(&mut self, at: usize) -> bool {
+        let Some(candidate) = self.window.get_mut(at) else {
+            return false;
+        };
+        if candidate.kept {
+            return true;
         }
+        if candidate.line.len > self.left {
+            return false;
+        }
+        debug_assert_eq!(candidate.line.len, candidate.line.bytes.len() as u64);
+        self.left -= candidate.line.len;
+        candidate.kept = true;
+        true
     }
 
     /// The kept lines in order, and how many matching lines did not fit.
-    pub(crate) fn into_kept(self) -> (Vec<MiddleLine>, u64) {
+    pub(crate) fn into_kept(mut self) -> (Vec<MiddleLine>, u64) {
+        self.decide(true);
+        let rest = self.window.into_iter().filter(|c| c.kept);
+        self.kept.extend(rest.map(|c| c.line));
         (self.kept, self.hidden)
     }
 }
@@ -202,6 +222,19 @@ impl LineFeed {
         self.hold(bytes);
     }
 
+    /// The stream ended: a last line without `\n` is whole too.
+    pub(crate) fn finish(&mut self, mut line: impl FnMut(u64, MiddleLine)) {
+        if self.partial_len > 0 {
+            let last = MiddleLine {
+                start: self.start,
+                len: self.partial_len,
+                bytes: std::mem::take(&mut self.partial),
+                raw: (0, 0),
+            };
+            self.partial_len = 0;
+            line(self.number, last);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -249,6 +282,19 @@ mod tests {
         assert_eq!(
             pick(&tight, text),
             (vec!["x ERROR one\n".into(), "ERROR 3\n".into()], 2)
+        );
+    }
+
+    #[test]
+    fn context_is_taken_nearest_first_and_stops_where_a_line_does_not_fit() {
+        let text = "b2\nb1\nERROR\nlong after\na2\n";
+        // ERROR (6), then b1 (3) and "long after" (11, too long: the
+        // side after stops), then b2 (3); a2 would fit but is not taken.
+        assert_eq!(pick(&rules(&["ERROR"], 2, 13), text).0, ["b2\n", "b1\n", "ERROR\n"]);
+        // A match in the context of an earlier one costs nothing more.
+        assert_eq!(
+            pick(&rules(&["ERROR"], 1, 100), "x\nERROR\nERROR\ny\nz\n").0,
+            ["x\n", "ERROR\n", "ERROR\n", "y\n"]
         );
     }
 }

@@ -60,14 +60,15 @@ pub(crate) struct Capper {
     keep: Option<Keeping>,
 }
 
-/// `--keep` at work on the bytes the tail ring lets go of.
+/// `--keep` at work: one picker goes through the middle in order, from
+/// the head cut, through the bytes the tail ring lets go of, to the tail
+/// cut.
 struct Keeping {
     rules: KeepRules,
     /// Started with the first byte evicted.
-    stream: Option<(LineFeed, Picker)>,
-    /// The line that started in the head buffer and ended in the evicted
-    /// bytes: in the middle only if it starts at or after the head cut.
-    straddling: Option<MiddleLine>,
+    picking: Option<(LineFeed, Picker)>,
+    /// The head cut it started from.
+    h: u64,
 }
 
 /// What the capper kept of a stream, and the cut when it did not fit.
@@ -88,7 +89,12 @@ pub(crate) struct Captured {
 
 impl Capper {
     pub(crate) fn new(budget: Budget, keep: Option<KeepRules>) -> Capper {
-        let head = HeadBuffer::new(capacity_for(&budget, budget.head), &budget);
+        // One byte more than the tail: whether B[h] = ESC is the `ESC \`
+        // that ends a string before h depends on B[h+1].
+        let head = HeadBuffer::new(
+            capacity_for(&budget, budget.head).saturating_add(1),
+            &budget,
+        );
         Capper {
             // The ring reaches further back than the tail budget so that the
             // tail cut can see where an escape sequence starts.
@@ -102,8 +108,8 @@ impl Capper {
                 .then(CharCount::default),
             keep: keep.map(|rules| Keeping {
                 rules,
-                stream: None,
-                straddling: None,
+                picking: None,
+                h: 0,
             }),
         }
     }
@@ -130,11 +136,12 @@ impl Capper {
             origins,
             evicted_to,
             keep,
+            budget,
             ..
         } = self;
         tail.push(rest, |gone| {
             if let Some(keep) = keep {
-                keep.feed(gone, *evicted_to, head, origins);
+                keep.feed(gone, head, budget, origins);
             }
             *evicted_to += gone.len() as u64;
         });
@@ -151,6 +158,20 @@ impl Capper {
         self.origins
             .record(number, lines, start + line.len() as u64, in_head);
         self.push(line);
+    }
+
+    /// The raw input had `raw_lines` lines in all: any beyond those the
+    /// capped stream's lines stand for were emptied by cleaning (only a
+    /// last line can be: one of escape codes alone), and its last line
+    /// stands for them too, so a gap that touches it names them.
+    pub(crate) fn end_raw_lines(&mut self, raw_lines: u64) {
+        let last = self.counters.lines();
+        let (first, end) = self.origins.raw_lines(last);
+        if last > 0 && end < raw_lines {
+            let lines = raw_lines - first + 1;
+            self.origins
+                .record(last, lines, self.counters.bytes(), false);
+        }
     }
 
     /// The head bytes `--live` may print now (see [`HeadBuffer::settled`]).
@@ -219,8 +240,14 @@ impl Capper {
         let (kept_lines, hidden_matches) = match self.keep {
             None => (Vec::new(), 0),
             Some(keeping) => {
-                let ring = (&tail_bytes[..(t - tail_start) as usize], tail_start);
-                keeping.finish(&head, h, first_line, ring, joined, &self.origins)
+                // What of the middle is still in the buffers: all of it
+                // when they were joined, else the ring's part before t.
+                let rest = if joined {
+                    &head[h as usize..t as usize]
+                } else {
+                    &tail_bytes[..(t - tail_start) as usize]
+                };
+                keeping.finish(&head, h, rest, t == n, &self.origins)
             }
         };
         let tail = tail_bytes[(t - tail_start) as usize..].to_vec();
@@ -238,76 +265,82 @@ impl Capper {
 }
 
 impl Keeping {
-    /// Bytes the tail ring let go of, starting at `offset`.
-    fn feed(&mut self, gone: &[u8], offset: u64, head: &HeadBuffer, origins: &Origins) {
-        let Keeping {
-            rules,
-            stream,
-            straddling,
-        } = self;
-        let (feed, picker) = stream.get_or_insert_with(|| {
-            // The head buffer is full: its last line continues here.
-            let buffer = head.bytes();
-            let line_start = memrchr(b'\n', buffer).map_or(0, |p| p + 1);
-            let number = 1 + memchr_iter(b'\n', buffer).count() as u64;
-            (
-                LineFeed::new(rules, offset, number, &buffer[line_start..]),
-                Picker::new(rules),
-            )
+    /// Starts picking at the head cut h: the middle begins there, in the
+    /// head buffer, and goes on in what the tail ring lets go of.
+    fn start(rules: &KeepRules, head: &[u8], h: u64, origins: &Origins) -> (LineFeed, Picker) {
+        let h_index = h as usize;
+        // The line that holds h started before it: it is fed whole, and the
+        // picker takes only lines starting at h or later.
+        let line_start = memrchr(b'\n', &head[..h_index]).map_or(0, |p| p + 1);
+        let number = 1 + memchr_iter(b'\n', &head[..h_index]).count() as u64;
+        let mut feed = LineFeed::new(rules, h, number, &head[line_start..h_index]);
+        let mut picker = Picker::new(rules);
+        feed.feed(&head[h_index..], |number, line| {
+            offer_from(rules, &mut picker, origins, h, number, line);
         });
-        let head_end = head.capacity() as u64;
-        feed.feed(gone, |number, mut line| {
-            line.raw = origins.raw_lines(number);
-            if line.start < head_end {
-                *straddling = Some(line);
-            } else {
-                picker.offer(rules, line);
-            }
+        (feed, picker)
+    }
+
+    /// Bytes the tail ring let go of. The first ones start the picking: the
+    /// head buffer is full then, and the head cut is known (the same cut
+    /// that [`Capper::finish`] makes; no later byte changes it).
+    fn feed(&mut self, gone: &[u8], head: &HeadBuffer, budget: &Budget, origins: &Origins) {
+        let Keeping { rules, picking, h } = self;
+        let (feed, picker) = picking.get_or_insert_with(|| {
+            let cut = cut::head_cut(head.bytes(), u64::MAX, budget, head.line_limit_end());
+            *h = cut.max(head.settled() as u64);
+            Keeping::start(rules, head.bytes(), *h, origins)
+        });
+        let from = *h;
+        feed.feed(gone, |number, line| {
+            offer_from(rules, picker, origins, from, number, line);
         });
     }
 
-    /// The kept lines of the middle B[h:t]: those of the head buffer after
-    /// h first, then those picked from the evicted bytes and from the ring
-    /// up to t (`ring`: those bytes and their offset).
+    /// The kept lines of the middle B[h:t]: the picking goes on through
+    /// `rest` (the bytes up to t that are still in the buffers), and a last
+    /// line cut off by the end of the stream counts when t = n.
     fn finish(
         mut self,
-        head: &[u8],
+        joined_head: &[u8],
         h: u64,
-        line_at_h: u64,
-        ring: (&[u8], u64),
-        joined: bool,
+        rest: &[u8],
+        t_is_end: bool,
         origins: &Origins,
     ) -> (Vec<KeptLines>, u64) {
         let rules = &self.rules;
-        // Lines after h in the head buffer (all of the middle when joined).
-        let mut first = Picker::new(rules);
-        let region_end = if joined { ring.0.len() } else { head.len() };
-        let line_start = memrchr(b'\n', &head[..h as usize]).map_or(0, |p| p + 1);
-        let mut feed = LineFeed::new(rules, h, line_at_h, &head[line_start..h as usize]);
-        feed.feed(&head[h as usize..region_end], |number, mut line| {
-            if line.start >= h {
-                line.raw = origins.raw_lines(number);
-                first.offer(rules, line);
-            }
-        });
-        if let Some((mut feed, mut picker)) = self.stream.take() {
-            let (ring_bytes, _) = ring;
-            let straddling = &mut self.straddling;
-            feed.feed(ring_bytes, |number, mut line| {
-                line.raw = origins.raw_lines(number);
-                if line.start < head.len() as u64 {
-                    *straddling = Some(line);
-                } else {
-                    picker.offer(rules, line);
-                }
-            });
-            if let Some(line) = self.straddling.take().filter(|line| line.start >= h) {
-                first.offer(rules, line);
-            }
-            first.absorb(rules, picker);
+        let from = match self.picking {
+            // Started at the first eviction: the same h as now.
+            Some(_) => self.h,
+            None => h,
+        };
+        let (mut feed, mut picker) = match self.picking.take() {
+            Some(picking) => picking,
+            None => Keeping::start(rules, &joined_head[..h as usize], h, origins),
+        };
+        let mut offer = |number, line| offer_from(rules, &mut picker, origins, from, number, line);
+        feed.feed(rest, &mut offer);
+        if t_is_end {
+            feed.finish(&mut offer);
         }
-        let (lines, hidden) = first.into_kept();
+        let (lines, hidden) = picker.into_kept();
         (group(lines), hidden)
+    }
+}
+
+/// Offers a whole line to the picker if it lies in the middle (starts at
+/// `from` or later), with the raw lines it stands for.
+fn offer_from(
+    rules: &KeepRules,
+    picker: &mut Picker,
+    origins: &Origins,
+    from: u64,
+    number: u64,
+    mut line: MiddleLine,
+) {
+    if line.start >= from {
+        line.raw = origins.raw_lines(number);
+        picker.offer(rules, line);
     }
 }
 

@@ -32,9 +32,10 @@ pub enum CutMode {
 }
 
 /// What the capper kept of a stream B of `n` bytes, for the rules to
-/// look at: the head buffer B[0:head.len()], at least min(H+1, n) bytes,
-/// and B[tail_start:n], at least min(T+1, n) bytes (the extra byte on each
-/// side is the one the rules look at: B[h] at h = H, B[t-1] at t = n - T).
+/// look at: the head buffer B[0:head.len()], at least min(H+2, n) bytes,
+/// and B[tail_start:n], at least min(T+1, n) bytes (the extra bytes are
+/// the ones the rules look at: B[h] and B[h+1] at h = H, B[t-1] at
+/// t = n - T).
 pub(crate) struct Kept<'a> {
     pub(crate) head: &'a [u8],
     pub(crate) tail: &'a [u8],
@@ -62,7 +63,7 @@ pub(crate) fn decide(kept: &Kept, budget: &Budget, printed: u64) -> (u64, u64) {
     (head_end, tail_cut(kept, budget))
 }
 
-/// The head cut h, from B[0:H+1] (or all of B when shorter) and n:
+/// The head cut h, from B[0:H+2] (or all of B when shorter) and n:
 /// 1. h = H (in the budget's measure), and with `--lines N` at most the end
 ///    of line floor(N/2);
 /// 2. while B[h] is a UTF-8 continuation byte, h moves back (at most 3);

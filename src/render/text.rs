@@ -133,12 +133,14 @@ pub(crate) fn write_stream(
         out.write_all(b"\n")?;
     }
     let gaps = gaps(cut, &report.kept, report.hidden_matches);
-    let mut before: &[u8] = &report.head;
+    // Whether what was printed since the last marker left colours on.
+    let mut style_on = escape::style_after(false, &report.head);
     for gap in &gaps {
         if gap.bytes > 0 {
             // A marker painted in the text's colour would hide among it.
-            if escape::leaves_style_on(before) {
+            if style_on {
                 out.write_all(RESET_STYLE)?;
+                style_on = false;
             }
             match &layout.style.marker {
                 Some(template) => {
@@ -156,7 +158,7 @@ pub(crate) fn write_stream(
         }
         if let Some(kept) = gap.then_kept {
             out.write_all(&kept.bytes)?;
-            before = &kept.bytes;
+            style_on = escape::style_after(style_on, &kept.bytes);
         }
     }
     out.write_all(&report.tail)?;

@@ -7,7 +7,6 @@
 use memchr::{memchr2, memchr3, memrchr};
 
 use super::{Emit, Ending, Transform};
-use crate::cut::utf8::is_continuation;
 
 /// The longest frame held back while its line is unfinished.
 const MAX_FRAME: usize = 1 << 20;
@@ -87,22 +86,18 @@ impl CollapseCr {
     }
 }
 
-/// Removes the last character: a lead byte with up to 3 continuation
-/// bytes after it, or else one byte (invalid UTF-8 counts byte by byte).
+/// Removes the last character: the longest valid UTF-8 character the
+/// frame ends with (2 to 4 bytes), or else its last byte (an ASCII
+/// character, or one invalid byte).
 fn pop_character(frame: &mut Vec<u8>) {
     let len = frame.len();
-    let continuation = frame
-        .iter()
+    let width = (2..=4.min(len))
         .rev()
-        .take(3)
-        .take_while(|&&b| is_continuation(b))
-        .count();
-    let lead = len - continuation;
-    if continuation > 0 && lead > 0 && frame[lead - 1] >= 0xC0 {
-        frame.truncate(lead - 1);
-    } else {
-        frame.truncate(len.saturating_sub(1));
-    }
+        .find(|&width| {
+            std::str::from_utf8(&frame[len - width..]).is_ok_and(|text| text.chars().count() == 1)
+        })
+        .unwrap_or(1);
+    frame.truncate(len.saturating_sub(width));
 }
 
 impl CollapseCr {
@@ -215,6 +210,10 @@ mod tests {
         assert_eq!(collapse("a€\x08b\n".as_bytes()), b"ab\n");
         assert_eq!(collapse(b"\x08\x08x\n"), b"x\n");
         assert_eq!(collapse(b"a\xff\x08b\n"), b"ab\n");
+        // An invalid byte after a character goes alone.
+        assert_eq!(collapse("a€\u{80}".as_bytes()), "a€\u{80}".as_bytes());
+        assert_eq!(collapse(b"a\xe2\x82\xac\x80\x08\n"), "a€\n".as_bytes());
+        assert_eq!(collapse(b"a\xe2\x82\x08\n"), b"a\xe2\n");
     }
 
     #[test]

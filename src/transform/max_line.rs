@@ -163,6 +163,12 @@ impl Transform for MaxLine {
         }
     }
 
+    /// A merged line is toolcap's own (a squeeze marker, the binary
+    /// summary): never cut.
+    fn push_merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
+        out.merged_line(line, lines);
+    }
+
     fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
         if let Some(long) = self.long.take() {
             self.end_long(long, out);

@@ -15,18 +15,16 @@
 //! (Numbered on from the 25 of `model.rs`, which this model inherits.)
 //!
 //! 26. `--collapse-cr`: a line's text (without its `\n` or `\r\n`) is cut
-//!     at every bare `\r` into frames; what remains is the last non-empty
-//!     frame, so each `\r` that "more text follows" discards everything
+//!     at every bare `\r` into frames; what remains is the last frame with
+//!     text in it (a byte other than a backspace, ambiguity 27), so each `\r` that "more text follows" discards everything
 //!     before it, and a trailing `\r` (or a run of them) keeps the frame
 //!     before it. The bare `\r` bytes themselves never remain, trailing
 //!     ones included: "keeps the last frame drawn" is read as keeping the
 //!     frame, not the `\r` (a demanding user wants `50%`, not `50%\r`).
-//! 27. `--collapse-cr`, backspace: any byte other than `\r` is "text"
-//!     after a `\r`, a backspace too, as the README's own vocabulary has it
-//!     ("a byte that cannot continue a sequence ... is itself text"); so
-//!     "a\r\b" keeps nothing. (A terminal would still show "a": a
-//!     backspace draws nothing. Also a fair reading; the README should say
-//!     which.) Within the remaining frame each backspace, left to right,
+//! 27. `--collapse-cr`, backspace: settled by the README, "a backspace is
+//!     not text: it only moves the cursor back", so "a\r\b" keeps "a", as
+//!     a terminal shows it. (The README first left it open, and this model
+//!     read a backspace as text.) Within the remaining frame each backspace, left to right,
 //!     removes itself and the character before it in what the frame has so
 //!     far: the last UTF-8 character if the frame ends in a complete one,
 //!     else one byte. A backspace with nothing before it in its frame
@@ -278,7 +276,9 @@ fn remove_last_character(out: &mut Vec<u8>) {
 /// `--collapse-cr` on one line: "a bare `\r` (not part of `\r\n`) discards
 /// what came before it on that line once more text follows it (a trailing
 /// `\r` keeps the last frame drawn), and a backspace removes the character
-/// before it" (ambiguities 26, 27, 28).
+/// before it", where "a backspace is not text: it only moves the cursor
+/// back", so a frame of backspaces alone draws nothing over the last one
+/// (ambiguities 26, 27, 28).
 pub fn collapse_cr_line(line: &[u8]) -> Vec<u8> {
     let (body, terminator) = split_terminator(line);
     let frames: Vec<&[u8]> = body.split(|&byte| byte == b'\r').collect();
@@ -289,7 +289,7 @@ pub fn collapse_cr_line(line: &[u8]) -> Vec<u8> {
     let last_drawn = frames
         .iter()
         .rev()
-        .find(|frame| !frame.is_empty())
+        .find(|frame| frame.iter().any(|&byte| byte != BACKSPACE))
         .copied()
         .unwrap_or_default();
     let mut out = Vec::new();
@@ -622,19 +622,6 @@ fn marker(
     }
     out.extend_from_slice(b" ...]\n");
     out
-}
-
-/// Where the kept lines lie in the cleaned stream B, and M, the matching
-/// lines not shown (none when the output is not cut or nothing is kept).
-pub fn kept_spans(raw: &[u8], spec: &CleanSpec) -> (Vec<Range<usize>>, u64) {
-    let stream = Stream::new(cleaned(raw, spec));
-    match expected_cuts(&stream.bytes, &spec.core) {
-        Some(cuts) if spec.keeping() => {
-            let (kept, hidden) = kept_lines(&stream, cuts.h, cuts.t, spec);
-            (kept.into_iter().map(|i| stream.span(i)).collect(), hidden)
-        }
-        _ => (Vec::new(), 0),
-    }
 }
 
 /// Exactly the bytes toolcap prints for the raw input `raw` under `spec`

@@ -14,11 +14,9 @@ use proptest::prelude::*;
 use toolcap::{Binary, Capper, Options, SpillReport, StreamReport};
 
 use crate::clean_model::tests::{README_BUILD_LOG, README_BUILD_LOG_CLEANED, readme_keep_input};
-use crate::clean_model::{
-    CleanSpec, binary_summary, cleaned, expected_output, kept_spans, strip_ansi_bytes, text,
-};
+use crate::clean_model::{CleanSpec, cleaned, expected_output, strip_ansi_bytes, text};
 use crate::common::{TempDir, toolcap};
-use crate::model::{Spec, escape_end, escape_sequences, expected_cuts, leaves_style_on};
+use crate::model::{Spec, escape_sequences};
 
 /// The spill path the library runs name (the binary runs use a real one).
 const SPILL: &[u8] = b"/spill/full output.log";
@@ -236,7 +234,7 @@ fn clean_spec() -> impl Strategy<Value = CleanSpec> {
                     spill: core.spill.filter(|_| !binary_summary),
                     ..core
                 };
-                avoid_known_disagreements(CleanSpec {
+                CleanSpec {
                     core,
                     binary_summary,
                     strip_ansi,
@@ -248,165 +246,9 @@ fn clean_spec() -> impl Strategy<Value = CleanSpec> {
                     keep_errors,
                     keep_context,
                     keep_max,
-                })
+                }
             },
         )
-}
-
-/// Steers the random specs away from the disagreements with the model that
-/// are pinned below as regression tests, so that the properties keep
-/// finding new ones. Remove a rule when its regression test passes.
-fn avoid_known_disagreements(spec: CleanSpec) -> CleanSpec {
-    let mut spec = spec;
-    // `max_line_does_not_cut_a_squeeze_marker`: a squeeze marker is at most
-    // 48 bytes here (runs are short).
-    if spec.squeeze {
-        spec.max_line = spec.max_line.map(|size| size.max(48));
-    }
-    // `max_line_does_not_cut_the_binary_summary`: the summary with a spill
-    // path of the binary runs is under 120 bytes.
-    if spec.binary_summary {
-        spec.max_line = spec.max_line.map(|size| size.max(120));
-    }
-    // `no_context_for_a_match_that_is_not_shown`: with every match fitting,
-    // no match goes unshown.
-    if spec.keep_context > 0 {
-        spec.keep_max = Some(1 << 20);
-    }
-    spec
-}
-
-/// The input cut to its first 150 bytes when `--keep-context` is on, so
-/// that few cases meet `context_lines_do_not_depend_on_what_follows`.
-fn short_with_context<'a>(raw: &'a [u8], spec: &CleanSpec) -> &'a [u8] {
-    if spec.keep_context > 0 {
-        &raw[..raw.len().min(150)]
-    } else {
-        raw
-    }
-}
-
-/// Whether `raw` under `spec` meets a disagreement pinned below that the
-/// spec alone cannot steer around; the properties skip those cases.
-fn known_disagreement(raw: &[u8], spec: &CleanSpec) -> bool {
-    transform_disagreement(raw, spec) || output_disagreement(raw, spec)
-}
-
-/// The pinned disagreements of `--collapse-cr`, on the stream it reads.
-fn transform_disagreement(raw: &[u8], spec: &CleanSpec) -> bool {
-    if !spec.collapse_cr || (spec.binary_summary && binary_summary(raw, None).is_some()) {
-        return false;
-    }
-    let before_collapse = if spec.strip_ansi {
-        strip_ansi_bytes(raw)
-    } else {
-        raw.to_vec()
-    };
-    before_collapse.split(|&byte| byte == b'\n').any(|line| {
-        // `a_frame_of_backspaces_is_text_after_a_cr`: the last non-empty
-        // frame of a line is backspaces only.
-        let backspace_frame = line
-            .split(|&byte| byte == b'\r')
-            .rfind(|frame| !frame.is_empty())
-            .is_some_and(|frame| frame.iter().all(|&byte| byte == 0x08));
-        // `backspace_removes_one_invalid_byte`: a backspace after a
-        // continuation byte outside any valid character.
-        let mut stray_continuation = false;
-        let mut backspace_after_stray = false;
-        let mut at = 0;
-        for chunk in line.utf8_chunks() {
-            at += chunk.valid().len();
-            for &byte in chunk.invalid() {
-                stray_continuation |= (0x80..=0xBF).contains(&byte);
-                at += 1;
-            }
-            backspace_after_stray |= stray_continuation && line[at..].contains(&0x08);
-        }
-        backspace_frame || backspace_after_stray
-    })
-}
-
-/// The pinned disagreements of the cuts, the markers and `--keep`.
-fn output_disagreement(raw: &[u8], spec: &CleanSpec) -> bool {
-    let stream = text(&cleaned(raw, spec));
-    let Some(cuts) = expected_cuts(&stream, &spec.core) else {
-        return false;
-    };
-    // `context_lines_do_not_depend_on_what_follows` and
-    // `a_match_that_does_not_fit_hides_no_later_match`: context, or a match
-    // that does not fit, in a middle of more than about 256 bytes.
-    let (kept, hidden) = kept_spans(raw, spec);
-    let long_middle_keep =
-        spec.keeping() && cuts.t - cuts.h > 200 && (spec.keep_context > 0 || hidden > 0);
-    let sequences = escape_sequences(&stream);
-    // `a_head_cut_just_after_a_broken_sequence_stays` and
-    // `a_tail_cut_between_a_lone_esc_and_a_csi_stays`: a cut just after a
-    // sequence ended by a byte that cannot continue it.
-    let after_broken_sequence = sequences.iter().any(|range| {
-        (range.end == cuts.h || range.end == cuts.t)
-            && range.end < stream.len()
-            && !terminated(&stream[range.clone()])
-    });
-    // `an_esc_ends_a_string_and_starts_a_sequence_of_its_own`: a string
-    // (OSC, DCS, SOS, PM, APC) that an ESC other than `ESC \` ended, where
-    // it matters: in the head, under a cut, or in kept lines.
-    let string_ended_by_esc = sequences.iter().any(|range| {
-        let string = matches!(
-            stream.get(range.start + 1),
-            Some(b']' | b'P' | b'X' | b'^' | b'_')
-        );
-        if !string || stream.get(range.end) != Some(&0x1b) {
-            return false;
-        }
-        // The library reads the string and the sequence after it as one,
-        // which ends in `m` when that sequence is SGR.
-        let chain = range.start..escape_end(&stream, range.end);
-        let sgr = stream[..chain.end].ends_with(b"m");
-        let inside = |cut: usize| chain.start < cut && cut < chain.end;
-        inside(cuts.h)
-            || inside(cuts.t)
-            || (sgr && chain.start < cuts.h)
-            || (sgr
-                && kept
-                    .iter()
-                    .any(|span| span.start < chain.end && chain.start < span.end))
-    });
-    // `a_vanished_last_line_is_named_by_the_last_gap`: the raw input's
-    // unterminated last line vanished in cleaning, and markers name lines.
-    let summarised = spec.binary_summary && binary_summary(raw, None).is_some();
-    let last_line_vanished = spec.core.spill.is_some()
-        && !summarised
-        && !raw.is_empty()
-        && !raw.ends_with(b"\n")
-        && (stream.is_empty() || stream.ends_with(b"\n"));
-    // `an_unterminated_last_line_in_the_middle_is_kept`: the middle runs to
-    // the end of a stream whose last line has no `\n`.
-    let unterminated_in_middle =
-        spec.keeping() && cuts.t == stream.len() && !stream.ends_with(b"\n");
-    // `esc_0m_after_a_block_that_follows_a_coloured_head`: a kept line
-    // right at h, so that head and block come before one marker, and the
-    // head leaves a style on.
-    let block_at_head =
-        kept.first().is_some_and(|span| span.start == cuts.h) && leaves_style_on(&stream[..cuts.h]);
-    after_broken_sequence
-        || string_ended_by_esc
-        || last_line_vanished
-        || long_middle_keep
-        || unterminated_in_middle
-        || block_at_head
-}
-
-/// Whether an escape sequence ends with its own terminator (a final byte,
-/// BEL or `ESC \`) rather than where a byte that cannot continue it came.
-fn terminated(sequence: &[u8]) -> bool {
-    let last = *sequence.last().expect("a sequence has its ESC");
-    match sequence.get(1) {
-        Some(b'[') => sequence.len() >= 3 && (0x40..=0x7E).contains(&last),
-        Some(b']') => last == 0x07 || sequence.ends_with(b"\x1b\\"),
-        Some(b'P' | b'X' | b'^' | b'_') => sequence.len() >= 4 && sequence.ends_with(b"\x1b\\"),
-        Some(_) => sequence.len() >= 2 && (0x30..=0x7E).contains(&last),
-        None => false,
-    }
 }
 
 /// A spec that keeps: a pattern or `--keep-errors`.
@@ -445,21 +287,17 @@ proptest! {
         spec in clean_spec(),
         chunks in chunks(),
     ) {
-        let b = short_with_context(&b, &spec);
-        prop_assume!(!known_disagreement(b, &spec));
         prop_assert_eq!(
-            escaped(&streamed_output(b, &spec, &chunks)),
-            escaped(&expected_output(b, &spec))
+            escaped(&streamed_output(&b, &spec, &chunks)),
+            escaped(&expected_output(&b, &spec))
         );
     }
 
     #[test]
     fn keep_runs_match_the_model(b in input(), spec in keeping_spec(), chunks in chunks()) {
-        let b = short_with_context(&b, &spec);
-        prop_assume!(!known_disagreement(b, &spec));
         prop_assert_eq!(
-            escaped(&streamed_output(b, &spec, &chunks)),
-            escaped(&expected_output(b, &spec))
+            escaped(&streamed_output(&b, &spec, &chunks)),
+            escaped(&expected_output(&b, &spec))
         );
     }
 }
@@ -514,9 +352,7 @@ proptest! {
         let report = streamed_report(&b, &options, &chunks);
         let cleaned_length = report.bytes;
         prop_assert_eq!(report.raw_bytes, b.len() as u64);
-        if !transform_disagreement(&b, &spec) {
-            prop_assert_eq!(cleaned_length, text(&cleaned(&b, &spec)).len() as u64);
-        }
+        prop_assert_eq!(cleaned_length, text(&cleaned(&b, &spec)).len() as u64);
         let shown = report.head.len()
             + report.kept.iter().map(|kept| kept.bytes.len()).sum::<usize>()
             + report.tail.len();
@@ -537,9 +373,7 @@ proptest! {
             core.spill.as_deref(),
         );
         let spec = CleanSpec::new(core).clean();
-        if !known_disagreement(&b, &spec) {
-            prop_assert_eq!(escaped(&output), escaped(&expected_output(&b, &spec)));
-        }
+        prop_assert_eq!(escaped(&output), escaped(&expected_output(&b, &spec)));
     }
 }
 
@@ -609,7 +443,6 @@ proptest! {
     /// spill file holds the raw input byte for byte, whatever cleaning did.
     #[test]
     fn the_binary_cleans_and_keeps_like_the_model(b in input(), spec in clean_spec()) {
-        let b = Bytes(short_with_context(&b, &spec).to_vec());
         let dir = TempDir::new("clean-property");
         let spill = dir.join("full output.log");
         let output = toolcap()
@@ -627,9 +460,7 @@ proptest! {
         };
         let saved = std::fs::read(&spill).expect("read the spill file");
         prop_assert_eq!(escaped(&saved), escaped(&b.0));
-        if !known_disagreement(&b, &spec) {
-            prop_assert_eq!(escaped(&output.stdout), escaped(&expected_output(&b, &spec)));
-        }
+        prop_assert_eq!(escaped(&output.stdout), escaped(&expected_output(&b, &spec)));
     }
 }
 
@@ -1043,20 +874,16 @@ mod regressions {
         );
     }
 
-    /// README ambiguity (model, ambiguities 27): in "a\r\b" the `\r` is
-    /// followed by a backspace, which the README's own vocabulary calls
-    /// text ("a byte that cannot continue a sequence ... is itself text"),
-    /// so the `\r` discards "a" and the backspace then has nothing to
-    /// remove. The library keeps "a", as a terminal would show it (a
-    /// backspace draws nothing): also a fair reading, which the README
-    /// should settle.
+    /// Settled README ambiguity (model, ambiguities 27): "a backspace is
+    /// not text: it only moves the cursor back", so the backspace after the
+    /// `\r` draws nothing over "a", as a terminal would show it.
     #[test]
-    fn a_frame_of_backspaces_is_text_after_a_cr() {
+    fn a_frame_of_backspaces_draws_nothing_after_a_cr() {
         let spec = CleanSpec {
             collapse_cr: true,
             ..CleanSpec::new(Spec::from_max(10_000))
         };
-        check(b"a\r\x08\n", &spec, b"\n");
+        check(b"a\r\x08\n", &spec, b"a\n");
     }
 
     /// Implementation bug: "a matching line that does not fit is not shown";
@@ -1106,5 +933,68 @@ mod regressions {
         let input = [&b"\x1b]"[..], &b"x".repeat(70_000), b"\nend\n"].concat();
         let output = [&b"x".repeat(70_002 - 65_536)[..], b"\nend\n"].concat();
         check(&input, &spec, &output);
+    }
+
+    /// Implementation bug, found once the steering above was removed:
+    /// context "as far as they fit" stops at the first line that does not
+    /// fit (model, ambiguities 36). "error: boom" (12 bytes) does not fit
+    /// the 5 bytes left of `--keep-max`; the library went on to the "same"
+    /// after it and showed it alone between two markers.
+    #[test]
+    fn context_stops_at_the_first_line_that_does_not_fit() {
+        let spec = CleanSpec {
+            keep: vec!["[é€]".into()],
+            keep_context: 2,
+            ..CleanSpec::new(Spec {
+                lines: Some(4),
+                cut_lines: false,
+                header: false,
+                ..Spec::new(29, 47)
+            })
+        };
+        check(
+            "same\nsame\néerror: boom\nerror: boom\nsame\nsame\nsame\nsame\n".as_bytes(),
+            &spec,
+            "same\nsame\néerror: boom\n[... 22 bytes truncated ...]\nsame\nsame\n".as_bytes(),
+        );
+    }
+
+    /// Implementation bug: the raw input's last line, `ESC[31m` alone,
+    /// vanished in cleaning, so the last cleaned line stands for it too
+    /// (model, ambiguities 33): a gap that touches that line names it,
+    /// not only a gap that runs to the end. The library named lines 1-3.
+    #[test]
+    fn a_vanished_last_line_is_named_by_a_gap_that_touches_the_line_before() {
+        let spec = CleanSpec {
+            strip_ansi: true,
+            ..CleanSpec::new(Spec {
+                cut_lines: false,
+                header: false,
+                spill: Some(b"/s".to_vec()),
+                ..Spec::new(0, 1)
+            })
+        };
+        check(
+            b"same\nsame\nsame\n\x1b[31m",
+            &spec,
+            b"[... 14 bytes truncated (lines 1-4); full output in /s ...]\n\n",
+        );
+    }
+
+    /// Implementation bug: h = H falls on the ESC that ends the string
+    /// `ESC ] x` and starts `ESC [31m`, so h is not inside a sequence and
+    /// stays. The library saw one byte past h only, could not tell that
+    /// ESC from the `ESC \` that would end the string, and moved h back
+    /// (when the rest of the stream was too long for the buffers to join).
+    #[test]
+    fn a_head_cut_on_the_esc_that_ends_a_string_stays() {
+        let spec = CleanSpec::new(Spec {
+            cut_lines: false,
+            header: false,
+            ..Spec::new(5, 0)
+        });
+        let mut input = b"ab\x1b]x\x1b[31m".to_vec();
+        input.extend_from_slice(&[b'c'; 300]);
+        check(&input, &spec, b"ab\x1b]x\n[... 305 bytes truncated ...]\n");
     }
 }
