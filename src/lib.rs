@@ -34,7 +34,9 @@
 //! (what a budget counts, where a cut lands) -> `report` -> `render` ->
 //! `sink`, with `spill` teeing the raw input to a file. `stream` joins them
 //! for one stream; `run` drives one or two streams. Every `unsafe` block
-//! is in `sys`.
+//! is in `sys`. The command line itself (`cli`, the only user of clap) is
+//! in the library too, behind the default feature `cli`, so that the
+//! binary and the Python package's command are one program.
 
 #[cfg(not(unix))]
 compile_error!(
@@ -49,6 +51,10 @@ macro_rules! unix_only {
 }
 
 unix_only! {
+    #[cfg(feature = "cli")]
+    #[doc(hidden)]
+    pub mod cli;
+
     mod capture;
     mod config;
     mod cut;

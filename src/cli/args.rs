@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
-use toolcap::{
+use crate::{
     Binary, Config, CutMode, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
     StoreCommand, StoreTarget, Style, WrapConfig, parse_count, parse_duration, parse_size,
     parse_size_or_percent,
@@ -627,16 +627,17 @@ fn command() -> clap::Command {
 
 /// Why parsing ended without a `Config`: help or version (for stdout,
 /// exit 0), or a usage error (one line for stderr, exit 2).
-pub enum Stop {
+pub(crate) enum Stop {
     /// `--help` or `--version`: clap prints it, coloured only on a terminal.
     Info(clap::Error),
     /// A usage error, as one line.
     Usage(String),
 }
 
-/// Parses the process's arguments and environment into a `Config`.
-pub fn parse() -> Result<Config, Stop> {
-    parse_from(std::env::args_os(), |name| std::env::var_os(name))
+/// Parses the arguments (`argv[0]` first) and the process's environment
+/// into a `Config`.
+pub(crate) fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Config, Stop> {
+    parse_from(argv, |name| std::env::var_os(name))
 }
 
 fn parse_from(
@@ -958,7 +959,7 @@ mod tests {
 
     /// The head and tail budgets the configuration asks for.
     fn budget(config: &Config) -> (u64, u64) {
-        let mut capper = toolcap::Capper::new(&config.options).unwrap();
+        let mut capper = crate::Capper::new(&config.options).unwrap();
         // Cap a long line of known bytes and read the budget off the cut.
         capper.push(&vec![b'x'; 100_000]);
         let report = capper.finish();

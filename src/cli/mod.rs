@@ -1,0 +1,112 @@
+//! The toolcap program: parses the command line, runs, and owns every exit
+//! status and every error message. It lives in the library so that the
+//! binary and the Python package's `toolcap` command are one program; it
+//! is not part of the library's stable API.
+
+mod args;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+
+use crate::{ChildReport, Error, Mode, Report};
+
+/// Usage errors, as clap and most tools use it.
+const EXIT_USAGE: u8 = 2;
+/// Filter mode: something failed.
+const EXIT_FAILURE: u8 = 1;
+/// Wrap mode: toolcap itself failed (as GNU timeout and env use it).
+const EXIT_TOOLCAP_FAILED_WRAPPED: u8 = 125;
+/// A process killed by signal N exits, as a shell reports it, 128 + N.
+const EXIT_SIGNAL_BASE: u8 = 128;
+
+/// Runs the program on its arguments (`argv[0]` first) and the process's
+/// environment, and returns its exit status. Everything it prints goes to
+/// stdout and stderr.
+pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
+    let config = match args::parse(argv) {
+        Ok(config) => config,
+        Err(args::Stop::Info(info)) => {
+            // Help and version go to stdout; nothing is left to do if it
+            // is gone.
+            let _ = info.print();
+            return 0;
+        }
+        Err(args::Stop::Usage(message)) => {
+            print_error(&message);
+            return EXIT_USAGE;
+        }
+    };
+    let own_failure = match config.mode {
+        Mode::Wrap(_) => EXIT_TOOLCAP_FAILED_WRAPPED,
+        _ => EXIT_FAILURE,
+    };
+    let report = match crate::run(&config) {
+        Ok(report) => report,
+        Err(Error::Usage(message)) => {
+            print_error(&message);
+            return EXIT_USAGE;
+        }
+        Err(err) => {
+            print_error(&err);
+            return own_failure;
+        }
+    };
+    exit_status(&report, own_failure)
+}
+
+/// Prints what went wrong and decides the status: the command's own when
+/// it did not succeed; 128+N after an interrupting signal N; `own_failure`
+/// when a problem remains; else 0.
+fn exit_status(report: &Report, own_failure: u8) -> u8 {
+    // Two streams (stdout and a separate stderr) may fail the same way.
+    let mut warned: Vec<String> = Vec::new();
+    for warning in &report.warnings {
+        let warning = warning.to_string();
+        if !warned.contains(&warning) {
+            print_error(&format_args!("warning: {warning}"));
+            warned.push(warning);
+        }
+    }
+    let mut failed = false;
+    for problem in report.problems.iter().filter(|p| !p.is_broken_pipe()) {
+        print_error(problem);
+        failed = true;
+    }
+    match report.child.as_ref().map(child_status) {
+        Some(code) if code != 0 => code,
+        _ => match report.interrupted_by {
+            Some(signal) => signal_status(signal),
+            None if failed => own_failure,
+            None => 0,
+        },
+    }
+}
+
+/// The command's status, passed on: statuses are 0-255 (wait(2) gives
+/// the low byte), and 128+N after signal N.
+fn child_status(child: &ChildReport) -> u8 {
+    child.status() as u8
+}
+
+fn signal_status(signal: i32) -> u8 {
+    EXIT_SIGNAL_BASE.wrapping_add(signal as u8)
+}
+
+/// Prints one line, `toolcap: MESSAGE`: a control character in a file name
+/// or a value is escaped, so the message stays on its line.
+fn print_error(message: &dyn std::fmt::Display) {
+    let line: String = message
+        .to_string()
+        .chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect();
+    // Nothing sensible is left to do if stderr itself fails.
+    let _ = writeln!(io::stderr().lock(), "toolcap: {line}");
+}
