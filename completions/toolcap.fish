@@ -1,5 +1,9 @@
 complete -c toolcap -s m -l max -d 'Budget for the kept output (head + tail) [default: 10k]' -r
-complete -c toolcap -l tokens -d 'Budget in tokens: --max = 4 * N bytes' -r
+complete -c toolcap -l tokens -d 'Budget in tokens (of 4 bytes, or of --tokenizer)' -r
+complete -c toolcap -l tokenizer -d 'What a token is: approx (4 bytes), o200k or cl100k [default: approx]' -r -f -a "approx\t''
+o200k\t''
+cl100k\t''"
+complete -c toolcap -l count-limit -d 'Count real tokens exactly up to SIZE bytes, then extrapolate' -r
 complete -c toolcap -l chars -d 'Budget in Unicode characters instead of bytes' -r
 complete -c toolcap -l head -d 'Bytes kept from the start (default: half of --max)' -r
 complete -c toolcap -l tail -d 'Bytes kept from the end (default: the rest of --max)' -r

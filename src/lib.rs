@@ -78,7 +78,8 @@ unix_only! {
     };
     pub use cut::CutMode;
     pub use error::{Error, Problem};
-    pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
+    pub use measure::Tokenizer;
+    pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
     pub use render::render;
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
     pub use run::run;

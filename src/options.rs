@@ -9,7 +9,7 @@ use crate::capture::Budget;
 use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
-use crate::measure::{BYTES_PER_TOKEN, Measure};
+use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle};
 use crate::size::SizeOrPercent;
@@ -24,6 +24,10 @@ pub const DEFAULT_MAX: u64 = 10_000;
 /// `E   ` lines that carry an assertion's details.
 pub const KEEP_ERRORS: &str =
     r"(?i:(error|exception)s?\b|\b(fail(s|ed|ure|ures)?|panic(s|ked)?|traceback|fatal)\b)|^E   ";
+
+/// `--count-limit` by default: the real token count is exact for streams
+/// up to 64 MiB (about 4 s of counting), extrapolated past that.
+pub const DEFAULT_COUNT_LIMIT: u64 = 64 << 20;
 
 /// `--keep-max` by default: a quarter of the budget.
 const KEEP_SHARE_DIVISOR: u64 = 4;
@@ -69,6 +73,8 @@ pub struct Options {
     /// The default budget from the environment (`TOOLCAP_MAX`).
     default_max: Option<u64>,
     tokens: Option<u64>,
+    tokenizer: Tokenizer,
+    count_limit: Option<u64>,
     chars: Option<u64>,
     head: Option<SizeOrPercent>,
     tail: Option<SizeOrPercent>,
@@ -93,6 +99,8 @@ impl Default for Options {
             max: None,
             default_max: None,
             tokens: None,
+            tokenizer: Tokenizer::Approx,
+            count_limit: None,
             chars: None,
             head: None,
             tail: None,
@@ -150,9 +158,26 @@ impl Options {
         self
     }
 
-    /// `--tokens`: the budget in tokens of 4 bytes, instead of `max`.
+    /// `--tokens`: the budget in tokens, instead of `max`: tokens of 4
+    /// bytes, or with a real [`tokenizer`](Options::tokenizer) its tokens
+    /// (`head` and `tail` are then tokens too).
     pub fn tokens(mut self, tokens: u64) -> Options {
         self.tokens = Some(tokens);
+        self
+    }
+
+    /// `--tokenizer`: what a token is, for `tokens` and the header's count
+    /// (default [`Tokenizer::Approx`], ceil(bytes / 4)).
+    pub fn tokenizer(mut self, tokenizer: Tokenizer) -> Options {
+        self.tokenizer = tokenizer;
+        self
+    }
+
+    /// `--count-limit`: with a real tokenizer, the header's count is exact
+    /// for the first `bytes` bytes and extrapolated past them (default
+    /// [`DEFAULT_COUNT_LIMIT`]).
+    pub fn count_limit(mut self, bytes: u64) -> Options {
+        self.count_limit = Some(bytes);
         self
     }
 
@@ -291,6 +316,10 @@ impl Options {
         self
     }
 
+    pub(crate) fn tokenizer_name(&self) -> &'static str {
+        self.tokenizer.name()
+    }
+
     pub(crate) fn has_header(&self) -> bool {
         self.header
     }
@@ -352,6 +381,13 @@ impl Options {
         let codex = match self.style {
             Style::Toolcap => None,
             Style::Codex => {
+                if self.tokenizer != Tokenizer::Approx {
+                    return Err(usage(format!(
+                        "--style codex counts tokens as codex does (4 bytes each): it cannot be \
+                         combined with --tokenizer {}",
+                        self.tokenizer.name()
+                    )));
+                }
                 let given = [
                     ("--chars", self.chars.is_some()),
                     ("--head", self.head.is_some()),
@@ -404,7 +440,11 @@ impl Options {
         }
         let patterns = RegexSet::new(&patterns)
             .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
-        let max = budget.head.saturating_add(budget.tail);
+        // A quarter of the budget in bytes (4 bytes a token).
+        let max = match budget.measure {
+            Measure::Tokens(_) => budget.head.saturating_add(budget.tail).saturating_mul(BYTES_PER_TOKEN),
+            Measure::Bytes | Measure::Chars => budget.head.saturating_add(budget.tail),
+        };
         Ok(Some(KeepRules {
             patterns,
             context: usize::try_from(self.keep_context).unwrap_or(usize::MAX),
@@ -430,15 +470,22 @@ impl Options {
         }
         let limit = match (self.max, self.tokens, self.chars) {
             (Some(max), ..) => Limit::explicit("--max", max),
-            (_, Some(tokens), _) => Limit::explicit(
-                "--tokens",
-                tokens.checked_mul(BYTES_PER_TOKEN).ok_or_else(|| {
-                    usage(format!(
-                        "invalid value '{tokens}' for '--tokens <COUNT>': too large (at most {})",
-                        u64::MAX / BYTES_PER_TOKEN
-                    ))
-                })?,
-            ),
+            (_, Some(tokens), _) => match self.tokenizer.vocabulary()? {
+                None => Limit::explicit(
+                    "--tokens",
+                    tokens.checked_mul(BYTES_PER_TOKEN).ok_or_else(|| {
+                        usage(format!(
+                            "invalid value '{tokens}' for '--tokens <COUNT>': too large (at \
+                             most {})",
+                            u64::MAX / BYTES_PER_TOKEN
+                        ))
+                    })?,
+                ),
+                Some(vocabulary) => Limit {
+                    measure: Measure::Tokens(vocabulary),
+                    ..Limit::explicit("--tokens", tokens)
+                },
+            },
             (.., Some(chars)) => Limit {
                 measure: Measure::Chars,
                 ..Limit::explicit("--chars", chars)
@@ -476,6 +523,7 @@ impl Options {
         let unit = match limit.measure {
             Measure::Bytes => "bytes",
             Measure::Chars => "characters",
+            Measure::Tokens(_) => "tokens",
         };
         let over = |what: String| {
             usage(format!(
@@ -524,7 +572,24 @@ impl Options {
             measure: limit.measure,
             escapes: true,
             count_chars: false,
+            count_tokens: self.real_count()?,
         })
+    }
+}
+
+impl Options {
+    /// How the header's real token count is taken, with a real tokenizer.
+    fn real_count(&self) -> Result<Option<RealCount>, Error> {
+        let limit = self.count_limit.unwrap_or(DEFAULT_COUNT_LIMIT);
+        if limit == 0 {
+            return Err(usage(
+                "invalid value '0' for '--count-limit <SIZE>': at least 1 byte must be counted",
+            ));
+        }
+        Ok(self
+            .tokenizer
+            .vocabulary()?
+            .map(|vocabulary| RealCount { vocabulary, limit }))
     }
 }
 

@@ -49,6 +49,7 @@ impl StreamReport {
             bytes: 0,
             lines: 0,
             tokens: 0,
+            tokens_estimated: false,
             head: Vec::new(),
             tail: Vec::new(),
             cut: None,
@@ -74,8 +75,14 @@ pub struct StreamReport {
     /// L: its number of `\n`, plus 1 if it is non-empty and does not end
     /// in `\n`.
     pub lines: u64,
-    /// The header's token count, ceil(n / 4).
+    /// The header's token count: ceil(n / 4), or with a real tokenizer its
+    /// count of B.
     pub tokens: u64,
+    /// Whether `tokens` is an estimate (shown as `~N`): a real count
+    /// extrapolated past `--count-limit`, or taken in pieces that a
+    /// tokenizer might have joined (a stretch of over 1 MiB with no line
+    /// break or space to split at).
+    pub tokens_estimated: bool,
     /// The head: `B[0:h]` when cut, otherwise all of B.
     pub head: Vec<u8>,
     /// The tail: `B[t:n]` when cut, otherwise empty.

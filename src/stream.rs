@@ -132,7 +132,10 @@ impl Stream {
         StreamReport {
             bytes,
             lines: captured.counters.lines(),
-            tokens: measure::approx_tokens(bytes),
+            tokens: captured
+                .tokens
+                .map_or(measure::approx_tokens(bytes), |total| total.tokens),
+            tokens_estimated: captured.tokens.is_some_and(|total| total.estimated),
             head: captured.head,
             tail: captured.tail,
             cut: captured.cut,

@@ -18,7 +18,7 @@ pub(crate) use tail::TailRing;
 use memchr::{memchr_iter, memrchr};
 
 use crate::cut::{self, CutMode, ESCAPE_LOOKBACK, Kept};
-use crate::measure::{CharCount, Measure};
+use crate::measure::{CharCount, Measure, RealCount, TokenCount, TokenTotal};
 use crate::report::{Cut, KeptLines};
 use head::HeadBuffer;
 use keep::{KeepRules, LineFeed, MiddleLine, Picker};
@@ -42,6 +42,8 @@ pub(crate) struct Budget {
     /// Whether to count the stream's characters (for `--style codex` and
     /// the `{omitted_chars}` placeholder).
     pub(crate) count_chars: bool,
+    /// With a real `--tokenizer`: the header's count of the stream.
+    pub(crate) count_tokens: Option<RealCount>,
 }
 
 /// Consumes a stream chunk by chunk and keeps what the output may need.
@@ -55,6 +57,7 @@ pub(crate) struct Capper {
     /// Characters so far, when the budget counts them or the output names
     /// them.
     chars: Option<CharCount>,
+    tokens: Option<TokenCount>,
     /// The offset of the next byte the tail ring lets go of.
     evicted_to: u64,
     keep: Option<Keeping>,
@@ -85,6 +88,8 @@ pub(crate) struct Captured {
     pub(crate) hidden_matches: u64,
     /// The stream's characters, when counted.
     pub(crate) chars: Option<u64>,
+    /// The stream's real tokens, when counted.
+    pub(crate) tokens: Option<TokenTotal>,
 }
 
 impl Capper {
@@ -106,6 +111,9 @@ impl Capper {
             origins: Origins::default(),
             chars: (budget.count_chars || budget.measure == Measure::Chars)
                 .then(CharCount::default),
+            tokens: budget
+                .count_tokens
+                .map(|count| TokenCount::new(count.vocabulary, count.limit)),
             keep: keep.map(|rules| Keeping {
                 rules,
                 picking: None,
@@ -118,6 +126,9 @@ impl Capper {
         self.counters.push(chunk);
         if let Some(chars) = &mut self.chars {
             chars.push(chunk);
+        }
+        if let Some(tokens) = &mut self.tokens {
+            tokens.push(chunk);
         }
         let into_head = self.head.room().min(chunk.len());
         if into_head > 0 {
@@ -186,17 +197,22 @@ impl Capper {
         let n = counters.bytes();
         let line_limit_end = self.head.line_limit_end();
         let chars = self.chars.as_ref().map(CharCount::total);
+        let tokens = self.tokens.map(TokenCount::finish);
         let units = match self.budget.measure {
             Measure::Bytes => n,
             Measure::Chars => chars.unwrap_or_default(),
+            Measure::Tokens(_) => tokens.map_or(0, |total| total.tokens),
         };
-        let fits = units <= self.budget.head.saturating_add(self.budget.tail)
-            && self.budget.lines.is_none_or(|max| counters.lines() <= max);
         let mut head = self.head.into_vec();
         // When head and ring together hold every byte, join them so both
         // cuts search one buffer; otherwise the ring holds the last bytes.
         let tail_start = n - self.tail.len() as u64;
         let joined = head.len() as u64 == tail_start;
+        // (A stream within the budget is always held whole; an estimated
+        // token count may not be.)
+        let fits = units <= self.budget.head.saturating_add(self.budget.tail)
+            && self.budget.lines.is_none_or(|max| counters.lines() <= max)
+            && joined;
         let mut tail = self.tail.into_vec();
         if joined {
             head.append(&mut tail);
@@ -210,6 +226,7 @@ impl Capper {
                 kept: Vec::new(),
                 hidden_matches: 0,
                 chars,
+                tokens,
             };
         }
         let (tail_bytes, tail_start) = if joined {
@@ -260,6 +277,7 @@ impl Capper {
             kept: kept_lines,
             hidden_matches,
             chars,
+            tokens,
         }
     }
 }
@@ -389,6 +407,7 @@ mod tests {
             measure: Measure::Bytes,
             escapes: true,
             count_chars: false,
+            count_tokens: None,
         }
     }
 

@@ -11,7 +11,7 @@ use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEn
 
 use crate::{
     Binary, Config, CutMode, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
-    StoreCommand, StoreTarget, Style, WrapConfig, parse_count, parse_duration, parse_size,
+    StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count, parse_duration, parse_size,
     parse_size_or_percent,
 };
 
@@ -66,7 +66,8 @@ When the input does not fit:
   {head}
   [... {N} bytes truncated ...]
   {tail}
-where T = ceil(bytes/4) and L is the number of lines. With a spill file \
+where T = ceil(bytes/4) (or the --tokenizer's count; ~T when estimated) and \
+L is the number of lines. With a spill file \
 the marker reads
   [... {N} bytes truncated (lines {A}-{B}); full output in {PATH} ...]
 Cuts never split a UTF-8 character, and with --cut lines (the default) they \
@@ -89,8 +90,9 @@ still wins); 2 usage error.",
     (
         "Environment",
         "\
-TOOLCAP_MAX sets the default of --max; TOOLCAP_SPILL_DIR sets the default \
-of --spill-dir (--no-spill turns it off). Empty values count as unset.",
+TOOLCAP_MAX sets the default of --max; TOOLCAP_TOKENIZER the default of \
+--tokenizer; TOOLCAP_SPILL_DIR sets the default of --spill-dir (--no-spill \
+turns it off). Empty values count as unset.",
     ),
 ];
 
@@ -134,16 +136,44 @@ struct Args {
     )]
     max: Option<u64>,
 
-    /// Budget in tokens: --max = 4 * N bytes
+    /// Budget in tokens (of 4 bytes, or of --tokenizer)
     #[arg(
         long,
         value_name = "COUNT",
         value_parser = parse_count,
         conflicts_with = "max",
-        long_help = "Budget in tokens of 4 bytes each: --max = 4 * COUNT bytes. Combines with \
-                     --head or --tail, not both.\n\nExample: --tokens 2500"
+        long_help = "Budget in tokens. With --tokenizer approx (the default) a token is 4 bytes: \
+                     --max = 4 * COUNT bytes, and --head or --tail (not both) are bytes. With a \
+                     real tokenizer the head is the longest prefix of at most floor(COUNT/2) \
+                     tokens and the tail the longest suffix of the rest, each counted on its \
+                     own, then snapped to lines as --cut says; --head and --tail are then \
+                     tokens too.\n\nExample: --tokens 2500 --tokenizer o200k"
     )]
     tokens: Option<u64>,
+
+    /// What a token is: approx (4 bytes), o200k or cl100k [default: approx]
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_enum,
+        long_help = "What a token is, for --tokens and the header's original token count. \
+                     approx: ceil(bytes/4), free. o200k (GPT-4o, GPT-4.1, o-series, GPT-5) and \
+                     cl100k (GPT-4, GPT-3.5): OpenAI's vocabularies, built in; invalid UTF-8 is \
+                     counted as U+FFFD. Loading one takes about 0.1 s; counting runs on a \
+                     thread of its own. [default: approx, or TOOLCAP_TOKENIZER]"
+    )]
+    tokenizer: Option<TokenizerArg>,
+
+    /// Count real tokens exactly up to SIZE bytes, then extrapolate
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        long_help = "With a real --tokenizer, the header's count is exact for the first SIZE \
+                     bytes of the stream and extrapolated past them at the same tokens per \
+                     byte, shown as ~N. [default: 64Mi]"
+    )]
+    count_limit: Option<u64>,
 
     /// Budget in Unicode characters instead of bytes
     #[arg(
@@ -589,6 +619,23 @@ fn parse_lines(text: &str) -> Result<LinesArg, String> {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TokenizerArg {
+    Approx,
+    O200k,
+    Cl100k,
+}
+
+impl From<TokenizerArg> for Tokenizer {
+    fn from(arg: TokenizerArg) -> Tokenizer {
+        match arg {
+            TokenizerArg::Approx => Tokenizer::Approx,
+            TokenizerArg::O200k => Tokenizer::O200k,
+            TokenizerArg::Cl100k => Tokenizer::Cl100k,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum StyleArg {
     Toolcap,
     Codex,
@@ -732,6 +779,23 @@ impl Args {
         }
         if let Some(chars) = self.chars {
             options = options.chars(chars);
+        }
+        let tokenizer = match (self.tokenizer, env("TOOLCAP_TOKENIZER")) {
+            (Some(arg), _) => arg,
+            (None, Some(value)) => value
+                .to_str()
+                .and_then(|name| TokenizerArg::from_str(name, false).ok())
+                .ok_or_else(|| {
+                    format!(
+                        "invalid TOOLCAP_TOKENIZER '{}': expected approx, o200k or cl100k",
+                        value.to_string_lossy()
+                    )
+                })?,
+            (None, None) => TokenizerArg::Approx,
+        };
+        options = options.tokenizer(tokenizer.into());
+        if let Some(limit) = self.count_limit {
+            options = options.count_limit(limit);
         }
         if let Some(head) = self.head {
             options = options.head(head);

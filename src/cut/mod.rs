@@ -69,7 +69,9 @@ pub(crate) fn decide(kept: &Kept, budget: &Budget, printed: u64) -> (u64, u64) {
 /// 2. while B[h] is a UTF-8 continuation byte, h moves back (at most 3);
 /// 3. if h falls inside an escape sequence, h moves back to its start;
 /// 4. `--cut lines`: h moves back to just after the last `\n` in B[0:h]
-///    when that loses at most floor(H/4) bytes.
+///    when that loses at most floor(H/4) bytes;
+/// 5. in tokens, h moves back a character at a time while B[0:h] counts
+///    more than H (a shorter text can count more).
 pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
     let measured = budget.measure.prefix_end(head, budget.head);
     let h = measured.min(n).min(line_limit_end.unwrap_or(u64::MAX));
@@ -79,12 +81,13 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
     } else {
         h
     };
-    match budget.cut {
+    let h = match budget.cut {
         CutMode::Lines => {
             lines::snap_head(head, h, budget.measure.side_bytes(budget.head, measured))
         }
         CutMode::Bytes => h,
-    }
+    };
+    budget.measure.fit_prefix(head, h, budget.head)
 }
 
 /// The tail cut t, mirroring [`head_cut`]:
@@ -93,7 +96,8 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
 /// 2. while B[t] is a UTF-8 continuation byte, t moves forward (at most 3);
 /// 3. if t falls inside an escape sequence, t moves forward to its end;
 /// 4. `--cut lines`: t moves forward to just after the first `\n` at or
-///    after t-1 when that loses at most floor(T/4) bytes.
+///    after t-1 when that loses at most floor(T/4) bytes;
+/// 5. in tokens, t moves forward while B[t:n] counts more than T.
 fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
     let measured = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
     let side_bytes = budget.measure.side_bytes(budget.tail, kept.n - measured);
@@ -107,11 +111,13 @@ fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
     } else {
         t
     };
-    match budget.cut {
+    let t = match budget.cut {
         // t > h >= 0 here, so B[t-1] is a kept byte.
         CutMode::Lines => t + lines::snap_tail(kept.tail_from(t - 1), side_bytes),
         CutMode::Bytes => t,
-    }
+    };
+    let window = kept.tail_from(kept.tail_start);
+    kept.tail_start + budget.measure.fit_suffix(window, t - kept.tail_start, budget.tail)
 }
 
 /// Where the grammar may start reading before `at`: the line's start (no

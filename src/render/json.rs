@@ -13,6 +13,8 @@ use crate::report::{ChildExit, Report, SpillReport, StreamReport};
 /// How the text inside the report is laid out, as the text mode would.
 pub(crate) struct Layout {
     pub(crate) header: bool,
+    /// `--tokenizer`, which the token counts are in.
+    pub(crate) tokenizer: &'static str,
     /// Wrap mode's status line after the output.
     pub(crate) status_line: bool,
     /// The style of each stream (a separate stderr may have its own
@@ -51,6 +53,7 @@ pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layou
         let fields = stream_fields(stderr, layout.header, &layout.stderr_style, None)?;
         object.insert("stderr".into(), Value::Object(fields));
     }
+    object.insert("tokenizer".into(), json!(layout.tokenizer));
     object.insert("interrupted_by".into(), json!(report.interrupted_by));
     let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
     object.insert("problems".into(), json!(problems));
@@ -85,6 +88,7 @@ fn stream_fields(
     put("bytes", json!(stream.bytes));
     put("lines", json!(stream.lines));
     put("tokens", json!(stream.tokens));
+    put("tokens_estimated", json!(stream.tokens_estimated));
     put("head_bytes", json!(stream.head.len()));
     put("tail_bytes", json!(stream.tail.len()));
     put(

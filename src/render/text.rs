@@ -199,6 +199,7 @@ fn values(report: &StreamReport, omitted: u64, first: u64, last: u64, hidden: u6
     };
     Values {
         tokens: report.tokens,
+        tokens_estimated: report.tokens_estimated,
         lines: report.lines,
         bytes: report.bytes,
         omitted_bytes: omitted,
@@ -282,9 +283,11 @@ fn write_header(
             write_line(out, &template.render(&values))?;
         }
         None => {
+            let tilde = if report.tokens_estimated { "~" } else { "" };
             write!(
                 out,
-                "Warning: truncated output (original token count: {})\nTotal output lines: {}\n",
+                "Warning: truncated output (original token count: {tilde}{})\nTotal output \
+                 lines: {}\n",
                 report.tokens, report.lines
             )?;
             // codex's header has its two lines only.
@@ -430,6 +433,7 @@ mod tests {
             bytes: 12,
             lines: 6,
             tokens: 3,
+            tokens_estimated: false,
             head: b"a\nb\n".to_vec(),
             tail: b"e\nf\n".to_vec(),
             cut: Some(Cut {

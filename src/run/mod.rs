@@ -64,6 +64,7 @@ pub fn run(config: &Config) -> Result<Report, Error> {
         };
         let layout = json::Layout {
             header: config.options.has_header(),
+            tokenizer: config.options.tokenizer_name(),
             status_line,
             output_style: config.options.plan()?.text,
             stderr_style: config.options.stderr_plan(stderr_max)?.text,

@@ -14,4 +14,5 @@ mod model;
 mod properties;
 mod real_output;
 mod spill;
+mod units;
 mod wrap;
