@@ -26,7 +26,7 @@ pub const KEEP_ERRORS: &str =
     r"(?i:(error|exception)s?\b|\b(fail(s|ed|ure|ures)?|panic(s|ked)?|traceback|fatal)\b)|^E   ";
 
 /// `--count-limit` by default: the real token count is exact for streams
-/// up to 64 MiB (about 4 s of counting), extrapolated past that.
+/// up to 64 MiB (a few seconds of counting), extrapolated past that.
 pub const DEFAULT_COUNT_LIMIT: u64 = 64 << 20;
 
 /// `--keep-max` by default: a quarter of the budget.
@@ -504,6 +504,20 @@ impl Options {
         self.split(limit)
     }
 
+    /// How the header's real token count is taken, with a real tokenizer.
+    fn real_count(&self) -> Result<Option<RealCount>, Error> {
+        let limit = self.count_limit.unwrap_or(DEFAULT_COUNT_LIMIT);
+        if limit == 0 {
+            return Err(usage(
+                "invalid value '0' for '--count-limit <SIZE>': at least 1 byte must be counted",
+            ));
+        }
+        Ok(self
+            .tokenizer
+            .vocabulary()?
+            .map(|vocabulary| RealCount { vocabulary, limit }))
+    }
+
     fn stderr_budget(&self, stderr_max: Option<u64>) -> Result<Budget, Error> {
         match stderr_max {
             Some(max) => self.split(Limit {
@@ -574,22 +588,6 @@ impl Options {
             count_chars: false,
             count_tokens: self.real_count()?,
         })
-    }
-}
-
-impl Options {
-    /// How the header's real token count is taken, with a real tokenizer.
-    fn real_count(&self) -> Result<Option<RealCount>, Error> {
-        let limit = self.count_limit.unwrap_or(DEFAULT_COUNT_LIMIT);
-        if limit == 0 {
-            return Err(usage(
-                "invalid value '0' for '--count-limit <SIZE>': at least 1 byte must be counted",
-            ));
-        }
-        Ok(self
-            .tokenizer
-            .vocabulary()?
-            .map(|vocabulary| RealCount { vocabulary, limit }))
     }
 }
 
