@@ -4,6 +4,7 @@
 mod clean;
 mod clean_model;
 mod clean_properties;
+mod codex_model;
 mod common;
 mod errors;
 mod filter;
