@@ -607,6 +607,22 @@ mod regressions {
         check(b"ab\0cd\n", &spec, b"[binary output: 6 bytes]\n");
     }
 
+    /// Implementation bug, found by the capper fuzz target: in a CSI,
+    /// intermediate bytes follow the parameter bytes, so a `;` after a `+`
+    /// cannot continue the sequence and ends it; a tail cut inside it moves
+    /// only to that `;`, not to the end of the input.
+    #[test]
+    fn a_parameter_byte_after_an_intermediate_ends_a_csi() {
+        check(
+            b"abc\x1b[;;;;+;;;",
+            &CleanSpec::new(Spec::new(0, 6)),
+            b"Warning: truncated output (original token count: 4)\n\
+              Total output lines: 1\n\n\
+              [... 10 bytes truncated ...]\n\
+              ;;;",
+        );
+    }
+
     /// Implementation bug: "if t falls inside one [sequence], t moves
     /// forward to just after its last byte". A lone ESC before another ESC
     /// is a sequence of one byte ("a byte that cannot continue a sequence
