@@ -60,6 +60,7 @@ unix_only! {
     mod cut;
     mod error;
     mod escape;
+    mod format;
     mod measure;
     mod options;
     mod render;
@@ -78,9 +79,11 @@ unix_only! {
     };
     pub use cut::CutMode;
     pub use error::{Error, Problem};
+    pub use format::{DEFAULT_JSON_LIMIT, Format};
     pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
     pub use render::render;
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
+    pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
     pub use run::run;
     pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;
