@@ -230,9 +230,7 @@ impl<'t> Shortener<'t> {
         let mut taken: Vec<bool> = Vec::new();
         for pass in 0..2 {
             let dropped = if pass == 0 { &items[..] } else { &items[front..n - back] };
-            let reserve = self
-                .items_marker(dropped.len() as u64, n as u64, self.schema(dropped).as_ref(), SCHEMA_KEYS)
-                .len() as u64;
+            let schema = self.schema(dropped);
             let (mut front_open, mut back_open) = (true, true);
             let mut front_turn = taken.last() != Some(&true);
             while (front_open || back_open) && front + back < n {
@@ -240,6 +238,8 @@ impl<'t> Shortener<'t> {
                 front_turn = !front_turn;
                 let item = if from_front { items[front] } else { items[n - 1 - back] };
                 let size = self.tree.size(item);
+                let left = (n - front - back - 1) as u64;
+                let reserve = self.items_marker(left, n as u64, schema.as_ref(), SCHEMA_KEYS).len() as u64;
                 if self.fits_whole(item, budget) && frame(front + back + 2, used + size + reserve) <= budget {
                     used += size;
                     taken.push(from_front);
