@@ -7,6 +7,8 @@ mod clean_properties;
 mod common;
 mod errors;
 mod filter;
+mod format_model;
+mod formats;
 mod harness;
 mod interrupt;
 mod live;

@@ -271,6 +271,8 @@ pub(crate) fn parse(doc: &[u8], pretty: bool) -> Result<Tree<'_>, ParseError> {
                     at += 1;
                     closed_now = true;
                 }
+                None if top.object => return Err(error("EOF while parsing an object", at)),
+                None => return Err(error("EOF while parsing an array", at)),
                 _ if top.object => return Err(error("expected ',' or '}'", at)),
                 _ => return Err(error("expected ',' or ']'", at)),
             }
@@ -313,6 +315,12 @@ fn skip_space(doc: &[u8], mut at: usize) -> usize {
 
 /// A member's key and its colon; returns where its value starts.
 fn member_key(doc: &[u8], at: usize) -> Result<usize, ParseError> {
+    if at >= doc.len() {
+        return Err(ParseError {
+            message: "EOF while parsing an object",
+            at,
+        });
+    }
     if doc.get(at) != Some(&b'"') {
         return Err(ParseError {
             message: "key must be a string",
@@ -320,6 +328,12 @@ fn member_key(doc: &[u8], at: usize) -> Result<usize, ParseError> {
         });
     }
     let at = skip_space(doc, string(doc, at)?);
+    if at >= doc.len() {
+        return Err(ParseError {
+            message: "EOF while parsing an object",
+            at,
+        });
+    }
     if doc.get(at) != Some(&b':') {
         return Err(ParseError {
             message: "expected ':'",
@@ -448,6 +462,8 @@ mod tests {
         assert_eq!(error("[1.]"), "invalid number at line 1 column 4");
         assert_eq!(error("[-]"), "invalid number at line 1 column 3");
         assert_eq!(error("[\"\u{e9}\"]"), "ok");
+        assert_eq!(error("{\"a\":[1,2\n"), "EOF while parsing an array at line 2 column 1");
+        assert_eq!(error("{\"a\""), "EOF while parsing an object at line 1 column 5");
         assert!(parse(b"[\"\xff\"]", false).is_err());
         let deep = "[".repeat(MAX_DEPTH + 1);
         assert!(error(&deep).starts_with("nested too deep"));
