@@ -31,7 +31,9 @@
 //! The data flows one way, and the modules follow it: `source` (stdin,
 //! files, a child's pipes) -> `transform` (cleaning, before the capper) ->
 //! `capture` (counters, head buffer, tail queue) with `measure` and `cut`
-//! (what a budget counts, where a cut lands) -> `report` -> `render` ->
+//! (what a budget counts, where a cut lands, record boundaries for
+//! `--format diff` and `csv`), beside it `format::json` (a JSON document,
+//! held whole and shortened inside) -> `report` -> `render` ->
 //! `sink`, with `spill` teeing the raw input to a file. `stream` joins them
 //! for one stream; `run` drives one or two streams. Every `unsafe` block
 //! is in `sys`. The command line itself (`cli`, the only user of clap) is

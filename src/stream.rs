@@ -71,7 +71,7 @@ impl Emit for IntoCapper<'_> {
 }
 
 impl Stream {
-    fn into_capper(&mut self) -> IntoCapper<'_> {
+    fn last_stage(&mut self) -> IntoCapper<'_> {
         IntoCapper(&mut self.capper, self.document.as_mut().map(|(document, _)| document))
     }
 }
@@ -98,7 +98,7 @@ impl Stream {
             spill.write(chunk);
         }
         if self.stage.is_empty() {
-            self.into_capper().bytes(chunk);
+            self.last_stage().bytes(chunk);
         } else {
             self.raw.push(chunk);
             let Stream { stage, capper, document, .. } = self;

@@ -14,10 +14,16 @@ pub fn split_header(output: &[u8]) -> Option<(&[u8], &[u8])> {
     Some((&output[..end + 2], &output[end + 2..]))
 }
 
+/// The keys an array marker lists, and whether `...` follows them.
+type Schema = (Vec<String>, bool);
+
+/// An array marker: its counts k and n, and its schema.
+type ItemsMarker = (u64, u64, Option<Schema>);
+
 /// "`[... {k} of {n} items truncated ...]`, with `; objects with keys: a,
 /// b` (their union in first-seen order, at most 20, then `, ...`)":
-/// (k, n, the keys listed, whether `...` follows them).
-fn items_marker(text: &str) -> Option<(u64, u64, Option<(Vec<String>, bool)>)> {
+/// (k, n, the schema).
+fn items_marker(text: &str) -> Option<ItemsMarker> {
     let inner = text.strip_prefix("[... ")?.strip_suffix(" ...]")?;
     let (counts, schema) = match inner.split_once("; objects with keys: ") {
         Some((counts, keys)) => (counts, Some(keys)),
@@ -85,7 +91,7 @@ pub fn same_shape(input: &Value, output: &Value, path: &str) -> Result<(), Strin
             Ok(())
         }
         (Value::Array(input), Value::Array(output)) => {
-            let markers: Vec<(usize, (u64, u64, Option<(Vec<String>, bool)>))> = output
+            let markers: Vec<(usize, ItemsMarker)> = output
                 .iter()
                 .enumerate()
                 .filter_map(|(i, v)| v.as_str().and_then(items_marker).map(|m| (i, m)))

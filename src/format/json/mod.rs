@@ -50,7 +50,8 @@ impl Collector {
     pub(crate) fn new(auto: bool, limit: u64, pretty: bool) -> Collector {
         Collector {
             doc: Vec::new(),
-            limit,
+            // The tree indexes the document with 32 bits.
+            limit: limit.min(u64::from(u32::MAX) - 1),
             auto,
             pretty,
             state: State::Collecting,
