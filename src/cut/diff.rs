@@ -22,6 +22,12 @@ use super::records::{Event, Record, Scanner};
 /// The bytes of a line looked at: enough for any header and most paths.
 const HELD: usize = 4096;
 
+/// The lines whose more than [`PREFIX`] bytes matter.
+const HEADERS: [&[u8]; 4] = [b"diff ", b"--- ", b"+++ ", b"@@ "];
+
+/// Enough bytes to tell whether a line is one of [`HEADERS`].
+const PREFIX: usize = 5;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     /// Not in a file's header or a hunk.
@@ -72,7 +78,13 @@ impl DiffScanner {
     }
 
     fn hold(&mut self, bytes: &[u8]) {
-        let room = HELD.saturating_sub(self.line.len());
+        // Most lines are hunk bodies: their first bytes say all. Only a
+        // header line's path and counts are worth holding.
+        let limit = match self.line.get(..PREFIX) {
+            Some(prefix) if !HEADERS.iter().any(|header| prefix.starts_with(header)) => PREFIX,
+            _ => HELD,
+        };
+        let room = limit.saturating_sub(self.line.len());
         self.line.extend_from_slice(&bytes[..room.min(bytes.len())]);
     }
 
@@ -109,9 +121,16 @@ impl DiffScanner {
         })
     }
 
+    /// Reads the line held, then reuses its buffer for the next.
     fn line_ended(&mut self, found: &mut dyn FnMut(Event)) {
-        let line = std::mem::take(&mut self.line);
-        let line = line.strip_suffix(b"\n").unwrap_or(&line);
+        let mut line = std::mem::take(&mut self.line);
+        self.classify(&line, found);
+        line.clear();
+        self.line = line;
+    }
+
+    fn classify(&mut self, line: &[u8], found: &mut dyn FnMut(Event)) {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let start = self.line_start;
         if let State::Hunk { old, new } = self.state {

@@ -686,3 +686,41 @@ fn wrap_mode_shortens_the_commands_json_and_adds_the_status_line() {
     let value: Value = serde_json::from_str(document).unwrap();
     assert_eq!(value["items"][0], 0);
 }
+
+#[test]
+fn auto_applies_keep_and_lines_to_text_only() {
+    // A diff found by auto keeps no lines of its middle: they would break
+    // its hunks apart.
+    let mut diff = String::new();
+    for file in 0..20 {
+        diff += &format!(
+            "diff --git a/f{file} b/f{file}\n--- a/f{file}\n+++ b/f{file}\n@@ -1 +1 @@\n-error {file}\n+fixed\n"
+        );
+    }
+    let out = toolcap()
+        .args(["--format", "auto", "--keep", "error", "--max", "200"])
+        .write_stdin(diff.clone())
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(text.matches(" bytes truncated: ").count(), 1, "{text}");
+    assert!(!text.contains("-error 10\n"), "{text}");
+    // The same lines as text keep their matches.
+    let as_text = format!("log\n{diff}");
+    let out = toolcap()
+        .args(["--format", "auto", "--keep", "error 10", "--max", "200"])
+        .write_stdin(as_text)
+        .assert()
+        .success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("\n-error 10\n"));
+    // A document within the budget in bytes passes whole, whatever
+    // --lines says; the same lines as text are cut.
+    let pretty = "[\n  1,\n  2,\n  3,\n  4\n]\n";
+    assert_output(&["--format", "auto", "--lines", "2"], pretty, pretty);
+    let cut = toolcap()
+        .args(["--lines", "2"])
+        .write_stdin(pretty)
+        .assert()
+        .success();
+    assert!(String::from_utf8_lossy(&cut.get_output().stdout).contains("bytes truncated"));
+}

@@ -25,6 +25,8 @@ pub(crate) struct Collector {
     auto: bool,
     pretty: bool,
     state: State,
+    /// A non-blank byte has arrived.
+    started: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -55,6 +57,7 @@ impl Collector {
             auto,
             pretty,
             state: State::Collecting,
+            started: false,
         }
     }
 
@@ -62,13 +65,14 @@ impl Collector {
         if self.state != State::Collecting {
             return;
         }
-        if self.auto && !self.doc.iter().any(|b| !b.is_ascii_whitespace()) {
+        if self.auto && !self.started {
             let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
             if first.is_some_and(|&b| b != b'{' && b != b'[') {
                 self.state = State::NotCandidate;
                 self.doc = Vec::new();
                 return;
             }
+            self.started = first.is_some();
         }
         if (self.doc.len() + bytes.len()) as u64 > self.limit {
             self.state = State::TooLarge;

@@ -81,12 +81,12 @@ impl<'t> Shortener<'t> {
             Kind::Scalar => size,
             Kind::String => 2 + json_string_marker(decoded_len(self.inner(index))).len() as u64,
             Kind::Array => {
-                let n = self.tree.children(index).len() as u64;
+                let n = self.tree.members(index).count() as u64;
                 let marker = quoted_len(&json_items_marker(n, n, None));
                 self.layout.frame(depth, 1, marker)
             }
             Kind::Object => {
-                let k = self.tree.children(index).len() as u64;
+                let k = self.tree.members(index).count() as u64;
                 self.layout.frame(depth, 1, self.keys_marker_element(k))
             }
         };
@@ -190,7 +190,7 @@ impl<'t> Shortener<'t> {
             if keys.len() > SCHEMA_KEYS {
                 continue;
             }
-            for member in self.tree.children(item) {
+            for member in self.tree.members(item) {
                 let key = self.tree.key(member);
                 let key = &key[1..key.len() - 1];
                 if seen.insert(key) {

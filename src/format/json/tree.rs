@@ -120,14 +120,20 @@ impl Tree<'_> {
 
     /// The members of the container at `index`, in order.
     pub(crate) fn children(&self, index: usize) -> Vec<usize> {
+        self.members(index).collect()
+    }
+
+    /// The same, without collecting them.
+    pub(crate) fn members(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
         let end = self.nodes[index].end as usize;
-        let mut children = Vec::new();
         let mut child = index + 1;
-        while child < end {
-            children.push(child);
-            child = self.next(child);
-        }
-        children
+        std::iter::from_fn(move || {
+            let this = child;
+            (this < end).then(|| {
+                child = self.next(this);
+                this
+            })
+        })
     }
 }
 
