@@ -26,6 +26,12 @@ summary\t''"
 complete -c toolcap -l keep -d 'Also show lines of the middle matching REGEX (repeatable)' -r
 complete -c toolcap -l keep-context -d 'Lines kept before and after each kept match [default: 0]' -r
 complete -c toolcap -l keep-max -d 'Budget for kept lines, outside head and tail [default: 25% of --max]' -r
+complete -c toolcap -l format -d 'What the input holds: text, json, diff, csv or auto' -r -f -a "text\t''
+json\t''
+diff\t''
+csv\t''
+auto\t''"
+complete -c toolcap -l json-limit -d 'Largest JSON document parsed (default 64Mi); larger is text' -r
 complete -c toolcap -s c -l command -d 'Run STRING with /bin/sh -c (or --shell)' -r
 complete -c toolcap -l shell -d 'Shell for -c [default: /bin/sh]' -r
 complete -c toolcap -l stderr -d 'Child\'s stderr: merged into stdout, or capped separately' -r -f -a "merged\t''
@@ -47,6 +53,7 @@ complete -c toolcap -l squeeze -d 'Replace 3+ identical lines in a row with one 
 complete -c toolcap -l utf8 -d 'Replace invalid UTF-8 with U+FFFD'
 complete -c toolcap -l clean -d 'All of the above that agents want: --strip-ansi --collapse-cr --squeeze --binary summary --utf8'
 complete -c toolcap -l keep-errors -d 'Keep lines that look like errors (error, failed, panic, ...)'
+complete -c toolcap -l pretty -d 'Print a shortened JSON document pretty (2 spaces)'
 complete -c toolcap -l no-status -d 'Do not append the [exit status: N] line'
 complete -c toolcap -l no-stdin -d 'Give the command /dev/null as stdin'
 complete -c toolcap -l plain-env -d 'Ask the command for plain output (NO_COLOR=1, TERM=dumb, ...)'

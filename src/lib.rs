@@ -31,7 +31,9 @@
 //! The data flows one way, and the modules follow it: `source` (stdin,
 //! files, a child's pipes) -> `transform` (cleaning, before the capper) ->
 //! `capture` (counters, head buffer, tail queue) with `measure` and `cut`
-//! (what a budget counts, where a cut lands) -> `report` -> `render` ->
+//! (what a budget counts, where a cut lands, record boundaries for
+//! `--format diff` and `csv`), beside it `format::json` (a JSON document,
+//! held whole and shortened inside) -> `report` -> `render` ->
 //! `sink`, with `spill` teeing the raw input to a file. `stream` joins them
 //! for one stream; `run` drives one or two streams. Every `unsafe` block
 //! is in `sys`. The command line itself (`cli`, the only user of clap) is
@@ -60,6 +62,7 @@ unix_only! {
     mod cut;
     mod error;
     mod escape;
+    mod format;
     mod measure;
     mod options;
     mod render;
@@ -78,10 +81,12 @@ unix_only! {
     };
     pub use cut::CutMode;
     pub use error::{Error, Problem};
+    pub use format::{DEFAULT_JSON_LIMIT, Format};
     pub use measure::Tokenizer;
     pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
     pub use render::render;
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
+    pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
     pub use run::run;
     pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;

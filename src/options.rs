@@ -9,6 +9,7 @@ use crate::capture::Budget;
 use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
+use crate::format::{Format, FormatPlan};
 use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle};
@@ -91,6 +92,10 @@ pub struct Options {
     keep_errors: bool,
     keep_context: u64,
     keep_max: Option<u64>,
+    /// `--format`, `--json-limit`, `--pretty` (README, "Formats").
+    format: Format,
+    json_limit: Option<u64>,
+    pretty: bool,
 }
 
 impl Default for Options {
@@ -115,6 +120,9 @@ impl Default for Options {
             keep_errors: false,
             keep_context: 0,
             keep_max: None,
+            format: Format::Text,
+            json_limit: None,
+            pretty: false,
         }
     }
 }
@@ -127,6 +135,7 @@ pub(crate) struct Plan {
     pub(crate) cleaning: Cleaning,
     pub(crate) keep: Option<KeepRules>,
     pub(crate) text: TextStyle,
+    pub(crate) format: FormatPlan,
 }
 
 impl Plan {
@@ -316,6 +325,27 @@ impl Options {
         self
     }
 
+    /// `--format`: where cuts may land, by the records the stream holds
+    /// (default [`Format::Text`]).
+    pub fn format(mut self, format: Format) -> Options {
+        self.format = format;
+        self
+    }
+
+    /// `--json-limit`: the largest document `Format::Json` (or `Auto`)
+    /// parses, in bytes (default 64 MiB); a larger one is capped as text.
+    pub fn json_limit(mut self, bytes: u64) -> Options {
+        self.json_limit = Some(bytes);
+        self
+    }
+
+    /// `--pretty`: print a shortened document pretty (2 spaces), whatever
+    /// the input looked like.
+    pub fn pretty(mut self, on: bool) -> Options {
+        self.pretty = on;
+        self
+    }
+
     pub(crate) fn tokenizer_name(&self) -> &'static str {
         self.tokenizer.name()
     }
@@ -326,13 +356,58 @@ impl Options {
 
     /// The plan of the main stream.
     pub(crate) fn plan(&self) -> Result<Plan, Error> {
-        self.plan_with(self.budget()?)
+        let mut plan = self.plan_with(self.budget()?)?;
+        plan.format = self.format_plan(&plan)?;
+        Ok(plan)
     }
 
     /// The plan of a separate stderr: `--stderr-max` (default: the main
     /// budget's) split by the same `--head`, `--tail` and `--lines`.
+    /// A separate stderr is capped as text, whatever `--format` says.
     pub(crate) fn stderr_plan(&self, stderr_max: Option<u64>) -> Result<Plan, Error> {
         self.plan_with(self.stderr_budget(stderr_max)?)
+    }
+
+    /// `--format` and what it may be combined with (README, "Formats").
+    fn format_plan(&self, plan: &Plan) -> Result<FormatPlan, Error> {
+        let format = self.format;
+        let name = format.name();
+        let refuse = |other: &str, why: &str| {
+            Err(usage(format!("--format {name} cannot be combined with {other}: {why}")))
+        };
+        if format != Format::Text && plan.text.codex.is_some() {
+            return refuse("--style codex", "codex sets its own cuts");
+        }
+        if matches!(format, Format::Json | Format::Diff | Format::Csv) && plan.keep.is_some() {
+            return refuse("--keep", "kept lines would break records apart");
+        }
+        if format == Format::Json && self.lines.is_some() {
+            return refuse("--lines", "a document's budget is in bytes");
+        }
+        if format.may_be_json() && self.chars.is_some() {
+            return refuse("--chars", "a document's budget is in bytes");
+        }
+        if format.may_be_json() && matches!(plan.budget.measure, Measure::Tokens(_)) {
+            let tokenizer = format!("--tokens with --tokenizer {}", self.tokenizer.name());
+            return refuse(&tokenizer, "a document's budget is in bytes");
+        }
+        if !format.may_be_json() {
+            for (option, given) in [("--json-limit", self.json_limit.is_some()), ("--pretty", self.pretty)] {
+                if given {
+                    return Err(usage(format!("{option} needs --format json or auto")));
+                }
+            }
+        }
+        Ok(FormatPlan {
+            format,
+            json_limit: self.json_limit.unwrap_or(crate::format::DEFAULT_JSON_LIMIT),
+            pretty: self.pretty,
+        })
+    }
+
+    /// The format of the main stream.
+    pub(crate) fn format_of_output(&self) -> Format {
+        self.format
     }
 
     fn plan_with(&self, mut budget: Budget) -> Result<Plan, Error> {
@@ -364,6 +439,7 @@ impl Options {
             cleaning,
             keep,
             text,
+            format: FormatPlan::default(),
         })
     }
 

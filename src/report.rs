@@ -59,6 +59,7 @@ impl StreamReport {
             cleaned: false,
             chars: None,
             spill: None,
+            format: FormatReport::Text,
         }
     }
 }
@@ -103,12 +104,24 @@ pub struct StreamReport {
     pub chars: Option<u64>,
     /// Where the full stream went, when it was spilled.
     pub spill: Option<SpillReport>,
+    /// What `--format` made of it.
+    pub format: FormatReport,
 }
 
 impl StreamReport {
-    /// Whether the middle was cut out.
+    /// Whether the output is not the stream as it was: its middle was cut
+    /// out, or a JSON document was shortened.
     pub fn truncated(&self) -> bool {
-        self.cut.is_some()
+        self.cut.is_some() || self.shortened_json().is_some()
+    }
+
+    /// The shortened JSON document printed in place of head, marker and
+    /// tail, if `--format json` made one.
+    pub fn shortened_json(&self) -> Option<&[u8]> {
+        match &self.format {
+            FormatReport::Json(json) => json.shortened.as_deref(),
+            _ => None,
+        }
     }
 }
 
@@ -206,4 +219,70 @@ pub enum ChildExit {
     NotFound,
     /// It could not be started: not executable (or another exec failure).
     NotExecutable,
+}
+
+/// What `--format` made of a stream: which format applied, and the facts
+/// its output shows beyond the core's (README, "Formats").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FormatReport {
+    /// Capped as text: `--format text`, or `auto` found nothing else.
+    #[default]
+    Text,
+    /// A valid JSON document.
+    Json(JsonReport),
+    /// `--format json` on a stream that is not a JSON document within
+    /// `--json-limit` (or whose shortest form is over the budget): capped
+    /// as text, for this reason (the header names it when cut).
+    NotJson(String),
+    /// A unified diff, cut at hunk or file boundaries.
+    Diff(DiffReport),
+    /// Comma-separated values, cut at rows.
+    Csv(CsvReport),
+}
+
+impl FormatReport {
+    /// The format that applied: `text`, `json`, `diff` or `csv`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FormatReport::Text | FormatReport::NotJson(_) => "text",
+            FormatReport::Json(_) => "json",
+            FormatReport::Diff(_) => "diff",
+            FormatReport::Csv(_) => "csv",
+        }
+    }
+}
+
+/// A JSON document, as printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct JsonReport {
+    /// The shortened document (a newline follows it in the output), or
+    /// `None` when the stream fitted and passes unchanged.
+    pub shortened: Option<Vec<u8>>,
+    /// Whether the shortened document is pretty (2 spaces).
+    pub pretty: bool,
+}
+
+/// What the cut middle of a diff held: hunks whose `@@` line, and files
+/// whose first line or a hunk's `@@` line, lie in it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DiffReport {
+    /// Hunks left out.
+    pub hunks: u64,
+    /// Files with a part left out.
+    pub files: u64,
+    /// The first 10 of those files' names (the new path, else the old one).
+    pub names: Vec<Vec<u8>>,
+}
+
+/// A CSV stream, as printed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CsvReport {
+    /// The header row (with its line end), repeated before the tail; `None`
+    /// when nothing was cut, the tail is empty or the head does not hold
+    /// the whole header row.
+    pub header_row: Option<Vec<u8>>,
 }

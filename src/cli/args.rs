@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use crate::{
-    Binary, Config, CutMode, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
+    Binary, Config, CutMode, Format, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
     StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count, parse_duration, parse_size,
     parse_size_or_percent,
 };
@@ -108,6 +108,7 @@ const WRAP_MODE: &str = "Wrap mode";
 const CLEANING: &str = "Cleaning (before the cap; the spill file stays raw)";
 const KEEPING: &str = "Keeping lines from the cut middle";
 const STORE: &str = "Spill store";
+const FORMATS: &str = "Formats (cuts never land inside a record)";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -494,6 +495,47 @@ struct Args {
     )]
     keep_max: Option<u64>,
 
+    /// What the input holds: text, json, diff, csv or auto
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = FORMATS,
+        long_help = "What the input holds, so that no cut lands inside a record. text: lines \
+                     and bytes. json: one document, shortened inside until it fits (valid JSON \
+                     of the same shape, every count exact; the budget counts its bytes as \
+                     printed); not JSON, or larger than --json-limit: capped as text, with a \
+                     'Format: not JSON (REASON); capped as text' header line. diff: cuts at hunk \
+                     or file boundaries, the marker naming the hunks and files left out. csv: \
+                     cuts at rows (quoted newlines respected), the header row repeated before \
+                     the tail. auto: json when the first non-blank byte is { or [ and the input \
+                     parses, diff when it starts with 'diff --git' or '--- ', else text. Not \
+                     with --live or --style codex; json, diff and csv not with --keep. \
+                     [default: text]\n\nExample: git diff | toolcap --format diff"
+    )]
+    format: Option<FormatArg>,
+
+    /// Largest JSON document parsed (default 64Mi); larger is text
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        help_heading = FORMATS,
+        long_help = "--format json and auto hold the document in memory up to SIZE; a larger \
+                     one is capped as text. [default: 64Mi]"
+    )]
+    json_limit: Option<u64>,
+
+    /// Print a shortened JSON document pretty (2 spaces)
+    #[arg(
+        long,
+        help_heading = FORMATS,
+        long_help = "Print a shortened JSON document pretty, indented by 2 spaces. By default it \
+                     is printed as the input looked: pretty when a newline lies within its \
+                     first 200 bytes, else compact. A document that fits passes unchanged."
+    )]
+    pretty: bool,
+
     /// Run STRING with /bin/sh -c (or --shell)
     #[arg(
         short = 'c',
@@ -639,6 +681,15 @@ impl From<TokenizerArg> for Tokenizer {
 enum StyleArg {
     Toolcap,
     Codex,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+    Diff,
+    Csv,
+    Auto,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -864,6 +915,19 @@ impl Args {
         if let Some(max) = self.keep_max {
             options = options.keep_max(max);
         }
+        if let Some(format) = self.format {
+            options = options.format(match format {
+                FormatArg::Text => Format::Text,
+                FormatArg::Json => Format::Json,
+                FormatArg::Diff => Format::Diff,
+                FormatArg::Csv => Format::Csv,
+                FormatArg::Auto => Format::Auto,
+            });
+        }
+        if let Some(limit) = self.json_limit {
+            options = options.json_limit(limit);
+        }
+        options = options.pretty(self.pretty);
         let default_store = || {
             StoreTarget::default_dir(env)
                 .ok_or("--store needs a home for the default store: set HOME or XDG_CACHE_HOME")

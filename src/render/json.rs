@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use serde_json::{Map, Value, json};
 
 use super::text::{self, HeaderPlace, TextStyle};
-use crate::report::{ChildExit, Report, SpillReport, StreamReport};
+use crate::report::{ChildExit, FormatReport, Report, SpillReport, StreamReport};
 
 /// How the text inside the report is laid out, as the text mode would.
 pub(crate) struct Layout {
@@ -79,6 +79,14 @@ fn stream_fields(
     let mut text = Vec::new();
     text::write_output(&mut text, stream, &layout, 0, trailer)?;
     let kept: u64 = stream.kept.iter().map(|block| block.bytes.len() as u64).sum();
+    // A shortened document is the head, and what it does not print of the
+    // stream is what was omitted.
+    let document = stream.shortened_json().map(|document| document.len() as u64 + 1);
+    let head_bytes = document.unwrap_or(stream.head.len() as u64);
+    let omitted = match (document, stream.cut) {
+        (Some(printed), _) => stream.bytes.saturating_sub(printed),
+        (None, cut) => cut.map_or(0, |cut| cut.omitted_bytes() - kept),
+    };
     let mut fields = Map::new();
     let mut put = |name: &str, value: Value| {
         fields.insert(name.to_string(), value);
@@ -89,12 +97,9 @@ fn stream_fields(
     put("lines", json!(stream.lines));
     put("tokens", json!(stream.tokens));
     put("tokens_estimated", json!(stream.tokens_estimated));
-    put("head_bytes", json!(stream.head.len()));
+    put("head_bytes", json!(head_bytes));
     put("tail_bytes", json!(stream.tail.len()));
-    put(
-        "omitted_bytes",
-        json!(stream.cut.map_or(0, |cut| cut.omitted_bytes() - kept)),
-    );
+    put("omitted_bytes", json!(omitted));
     put(
         "omitted_lines",
         json!(stream.cut.map(|cut| [cut.first_omitted_line, cut.last_omitted_line])),
@@ -113,5 +118,18 @@ fn stream_fields(
     put("spill", spill);
     put("spill_id", spill_id);
     put("spill_error", spill_error);
+    // --format: what applied, why JSON fell back, what a diff's cut held.
+    put("format", json!(stream.format.name()));
+    let fallback = match &stream.format {
+        FormatReport::NotJson(reason) => json!(reason),
+        _ => Value::Null,
+    };
+    put("format_fallback", fallback);
+    let (hunks, files) = match &stream.format {
+        FormatReport::Diff(diff) if stream.cut.is_some() => (json!(diff.hunks), json!(diff.files)),
+        _ => (Value::Null, Value::Null),
+    };
+    put("omitted_hunks", hunks);
+    put("omitted_files", files);
     Ok(fields)
 }

@@ -17,7 +17,8 @@ use crate::report::StreamReport;
 
 /// Writes `report` in toolcap's default format: the stream unchanged when
 /// it fitted; otherwise the warning header (unless `options` turn it
-/// off), the head, the marker line and the tail.
+/// off), the head, the marker line and the tail, or for a JSON document
+/// that `--format json` shortened, the header and the document.
 pub fn render(report: &StreamReport, options: &Options, out: &mut impl Write) -> io::Result<()> {
     let header = if options.has_header() {
         text::HeaderPlace::Top

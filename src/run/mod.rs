@@ -11,6 +11,7 @@ use std::io;
 
 use crate::config::{Config, Mode, StderrMode};
 use crate::error::{Error, Problem};
+use crate::format::Format;
 use crate::render::json;
 use crate::sink::{Background, Sink};
 use crate::report::Report;
@@ -45,6 +46,13 @@ pub fn run(config: &Config) -> Result<Report, Error> {
         return Err(Error::Usage(
             "--json and --live cannot be used together: the report comes at the end".into(),
         ));
+    }
+    let format = config.options.format_of_output();
+    if config.live && format != Format::Text {
+        return Err(Error::Usage(format!(
+            "--format {} cannot be combined with --live: where its cuts land is known at the end",
+            format.name()
+        )));
     }
     if let Mode::Store(command) = &config.mode {
         store::run(config, command)?;

@@ -304,6 +304,8 @@ pub enum Need {
     /// util-linux `unshare` able to make a private mount namespace in which
     /// a tiny tmpfs can be mounted: a full disk that vanishes with the test.
     PrivateMount,
+    /// `git`, to make a real diff in a temporary repository.
+    Git,
 }
 
 /// Whether the machine has `need`. If not, the test is skipped loudly: one
@@ -317,6 +319,7 @@ pub fn require(need: Need) -> bool {
         Need::Script => ("util-linux script", check_tool("script", "util-linux")),
         Need::Timeout => ("coreutils timeout", check_tool("timeout", "coreutils")),
         Need::PrivateMount => ("a private tmpfs mount (unshare)", check_private_mount()),
+        Need::Git => ("git", check_tool("git", "git")),
     };
     let Err(why) = check else {
         return true;

@@ -8,6 +8,8 @@ mod codex_model;
 mod common;
 mod errors;
 mod filter;
+mod format_model;
+mod formats;
 mod harness;
 mod interrupt;
 mod live;

@@ -319,7 +319,7 @@ fn the_json_report_names_the_tokenizer_and_an_estimate() {
 #[test]
 fn bad_tokenizer_settings_are_usage_errors() {
     type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 4] = [
+    let cases: [Case; 5] = [
         (
             &["--tokenizer", "gpt2"],
             &[],
@@ -341,6 +341,19 @@ fn bad_tokenizer_settings_are_usage_errors() {
             &[],
             "toolcap: invalid value '0' for '--count-limit <SIZE>': at least 1 byte must be \
              counted\n",
+        ),
+        (
+            &[
+                "--tokenizer",
+                "cl100k",
+                "--tokens",
+                "100",
+                "--format",
+                "json",
+            ],
+            &[],
+            "toolcap: --format json cannot be combined with --tokens with --tokenizer cl100k: a \
+             document's budget is in bytes\n",
         ),
     ];
     for (args, env, message) in cases {
