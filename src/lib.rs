@@ -60,6 +60,7 @@ unix_only! {
     mod cut;
     mod error;
     mod escape;
+    mod keep_match;
     mod measure;
     mod options;
     mod render;
@@ -76,6 +77,7 @@ unix_only! {
     pub use config::{
         Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, StoreCommand, WrapConfig,
     };
+    pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
     pub use cut::CutMode;
     pub use error::{Error, Problem};
     pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
