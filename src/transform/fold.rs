@@ -348,11 +348,7 @@ fn maskable(byte: u8) -> bool {
 fn similar(a: &[u8], b: &[u8]) -> bool {
     let (mut i, mut j) = (0, 0);
     loop {
-        let same = a[i..]
-            .iter()
-            .zip(&b[j..])
-            .position(|(x, y)| x != y)
-            .unwrap_or_else(|| (a.len() - i).min(b.len() - j));
+        let same = common_prefix(&a[i..], &b[j..]);
         if i + same == a.len() && j + same == b.len() {
             return true;
         }
@@ -372,6 +368,20 @@ fn similar(a: &[u8], b: &[u8]) -> bool {
             (i, j) = (next_a, next_b);
         }
     }
+}
+
+/// How many bytes `a` and `b` share at their start: eight at a time
+/// while they can (a word compare, where a byte loop would not be
+/// vectorized), then byte by byte.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let mut same = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        if x != y {
+            break;
+        }
+        same += 8;
+    }
+    same + a[same..].iter().zip(&b[same..]).take_while(|(x, y)| x == y).count()
 }
 
 #[cfg(test)]
