@@ -32,6 +32,8 @@ diff\t''
 csv\t''
 auto\t''"
 complete -c toolcap -l json-limit -d 'Largest JSON document parsed (default 64Mi); larger is text' -r
+complete -c toolcap -l fold-pattern -d 'With --fold: lines matching REGEX are similar to each other' -r
+complete -c toolcap -l profile -d 'Per-tool options: NAME, auto (by the command or input) or none' -r
 complete -c toolcap -s c -l command -d 'Run STRING with /bin/sh -c (or --shell)' -r
 complete -c toolcap -l shell -d 'Shell for -c [default: /bin/sh]' -r
 complete -c toolcap -l stderr -d 'Child\'s stderr: merged into stdout, or capped separately' -r -f -a "merged\t''
@@ -51,9 +53,11 @@ complete -c toolcap -l strip-ansi -d 'Remove ANSI escape sequences (colours, cur
 complete -c toolcap -l collapse-cr -d 'Keep only the last frame of lines redrawn with \\r'
 complete -c toolcap -l squeeze -d 'Replace 3+ identical lines in a row with one and a count'
 complete -c toolcap -l utf8 -d 'Replace invalid UTF-8 with U+FFFD'
-complete -c toolcap -l clean -d 'All of the above that agents want: --strip-ansi --collapse-cr --squeeze --binary summary --utf8'
+complete -c toolcap -l clean -d 'All of the above that agents want: --strip-ansi --collapse-cr --squeeze --fold --binary summary --utf8'
 complete -c toolcap -l keep-errors -d 'Keep lines that look like errors (error, failed, panic, ...)'
 complete -c toolcap -l pretty -d 'Print a shortened JSON document pretty (2 spaces)'
+complete -c toolcap -l fold -d 'Fold runs of 3+ similar lines (equal but for numbers, ids, spacing)'
+complete -c toolcap -l profiles -d 'List the profiles: what each matches, and its options'
 complete -c toolcap -l no-status -d 'Do not append the [exit status: N] line'
 complete -c toolcap -l no-stdin -d 'Give the command /dev/null as stdin'
 complete -c toolcap -l plain-env -d 'Ask the command for plain output (NO_COLOR=1, TERM=dumb, ...)'

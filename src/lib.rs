@@ -63,6 +63,7 @@ unix_only! {
     mod error;
     mod escape;
     mod format;
+    mod keep_match;
     mod measure;
     mod options;
     mod render;
@@ -79,6 +80,7 @@ unix_only! {
     pub use config::{
         Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, StoreCommand, WrapConfig,
     };
+    pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
     pub use cut::CutMode;
     pub use error::{Error, Problem};
     pub use format::{DEFAULT_JSON_LIMIT, Format};

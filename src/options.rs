@@ -3,18 +3,19 @@
 //! into the capper's [`Budget`] (or a usage error, worded as the command
 //! line words it).
 
-use regex::bytes::RegexSet;
+use regex::bytes::{Regex, RegexSet};
 
 use crate::capture::Budget;
 use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
 use crate::format::{Format, FormatPlan};
+use crate::keep_match::KeepMatch;
 use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle};
 use crate::size::SizeOrPercent;
-use crate::transform::Cleaning;
+use crate::transform::{Cleaning, FoldRules};
 
 /// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
 pub const DEFAULT_MAX: u64 = 10_000;
@@ -96,6 +97,10 @@ pub struct Options {
     format: Format,
     json_limit: Option<u64>,
     pretty: bool,
+    // --fold (issue 13): kept apart from `Cleaning`, whose transforms need
+    // nothing compiled.
+    fold: bool,
+    fold_patterns: Vec<String>,
 }
 
 impl Default for Options {
@@ -123,6 +128,8 @@ impl Default for Options {
             format: Format::Text,
             json_limit: None,
             pretty: false,
+            fold: false,
+            fold_patterns: Vec::new(),
         }
     }
 }
@@ -136,13 +143,15 @@ pub(crate) struct Plan {
     pub(crate) keep: Option<KeepRules>,
     pub(crate) text: TextStyle,
     pub(crate) format: FormatPlan,
+    /// `--fold`, which never folds what `keep` matches.
+    pub(crate) fold: Option<FoldRules>,
 }
 
 impl Plan {
     /// Whether capping costs more than counting bytes: cleaning or
     /// `--keep` look at every line.
     pub(crate) fn is_cpu_bound(&self) -> bool {
-        self.cleaning != Cleaning::default() || self.keep.is_some()
+        self.cleaning != Cleaning::default() || self.keep.is_some() || self.fold.is_some()
     }
 }
 
@@ -288,13 +297,14 @@ impl Options {
         self
     }
 
-    /// `--clean`: `strip_ansi`, `collapse_cr`, `squeeze`, `utf8` and a
-    /// binary summary, the setting for agents.
+    /// `--clean`: `strip_ansi`, `collapse_cr`, `squeeze`, `utf8`, `fold`
+    /// and a binary summary, the setting for agents.
     pub fn clean(self) -> Options {
         self.strip_ansi(true)
             .collapse_cr(true)
             .squeeze(true)
             .utf8(true)
+            .fold(true)
             .binary(Binary::Summary)
     }
 
@@ -348,6 +358,23 @@ impl Options {
 
     pub(crate) fn tokenizer_name(&self) -> &'static str {
         self.tokenizer.name()
+    }
+
+    /// `--fold`: 3 or more similar lines in a row (equal but for numbers,
+    /// ids and spacing) become the first, a marker with the count, and the
+    /// last. Lines that `keep` or `keep_errors` match are never folded.
+    pub fn fold(mut self, on: bool) -> Options {
+        self.fold = on;
+        self
+    }
+
+    /// `--fold-pattern`: with `fold`, lines that match `pattern` (a
+    /// regular expression, matched on bytes) are similar to each other
+    /// whatever else they hold. May be given several times; a line belongs
+    /// to the first it matches.
+    pub fn fold_pattern(mut self, pattern: impl Into<String>) -> Options {
+        self.fold_patterns.push(pattern.into());
+        self
     }
 
     pub(crate) fn has_header(&self) -> bool {
@@ -434,13 +461,31 @@ impl Options {
             ));
         }
         budget.count_chars = text.counts_chars();
+        let fold = self.fold_rules(keep.as_ref())?;
         Ok(Plan {
             budget,
             cleaning,
             keep,
             text,
             format: FormatPlan::default(),
+            fold,
         })
+    }
+
+    fn fold_rules(&self, keep: Option<&KeepRules>) -> Result<Option<FoldRules>, Error> {
+        if !self.fold {
+            if !self.fold_patterns.is_empty() {
+                return Err(usage("--fold-pattern needs --fold (or --clean)"));
+            }
+            return Ok(None);
+        }
+        let classes = self.fold_patterns.iter().map(|pattern| {
+            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--fold-pattern", &err))
+        });
+        Ok(Some(FoldRules {
+            classes: classes.collect::<Result<_, _>>()?,
+            protected: keep.map(|keep| keep.lines.clone()),
+        }))
     }
 
     /// How cut output is rendered: the style and the templates, checked.
@@ -506,13 +551,7 @@ impl Options {
             return Ok(None);
         }
         for pattern in &self.keep {
-            regex::bytes::Regex::new(pattern).map_err(|err| {
-                // The regex crate explains over several lines; its last
-                // says what is wrong.
-                let why = err.to_string();
-                let why = why.lines().last().unwrap_or_default().trim_start_matches("error: ");
-                usage(format!("invalid value '{pattern}' for '--keep': {why}"))
-            })?;
+            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--keep", &err))?;
         }
         let patterns = RegexSet::new(&patterns)
             .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
@@ -522,7 +561,7 @@ impl Options {
             Measure::Bytes | Measure::Chars => budget.head.saturating_add(budget.tail),
         };
         Ok(Some(KeepRules {
-            patterns,
+            lines: KeepMatch::new(patterns),
             context: usize::try_from(self.keep_context).unwrap_or(usize::MAX),
             budget: self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR),
         }))
@@ -691,6 +730,15 @@ impl Limit {
 
 fn usage(message: impl Into<String>) -> Error {
     Error::Usage(message.into())
+}
+
+/// A pattern `option` was given that does not compile.
+fn invalid_pattern(pattern: &str, option: &str, err: &regex::Error) -> Error {
+    // The regex crate explains over several lines; its last says what is
+    // wrong.
+    let why = err.to_string();
+    let why = why.lines().last().unwrap_or_default().trim_start_matches("error: ");
+    usage(format!("invalid value '{pattern}' for '{option}': {why}"))
 }
 
 #[cfg(test)]

@@ -27,6 +27,8 @@ pub struct Report {
     pub problems: Vec<Problem>,
     /// Failures that lost nothing (a spill file that was not needed).
     pub warnings: Vec<Problem>,
+    /// The profile whose options the run used (`--profile`).
+    pub profile: Option<String>,
 }
 
 impl Report {
@@ -39,6 +41,7 @@ impl Report {
             interrupted_by: None,
             problems: Vec::new(),
             warnings: Vec::new(),
+            profile: None,
         }
     }
 }

@@ -78,10 +78,11 @@ impl Stream {
 
 impl Stream {
     pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
+        let stage = Stage::new(&plan.cleaning, plan.fold.as_ref(), spill.is_some());
         Stream {
             spill,
             style: plan.text,
-            stage: Stage::new(&plan.cleaning),
+            stage,
             raw: Counters::default(),
             capper: Capper::new(plan.budget, plan.keep, plan.format.format),
             document: plan.format.format.may_be_json().then(|| {
@@ -261,6 +262,13 @@ impl<W: Close> Printed<W> {
                 self.printed = settled.len();
             }
         }
+    }
+
+    /// Caps the stream by `plan` instead (`--profile auto` chose it);
+    /// nothing may have been fed yet.
+    pub(crate) fn replan(&mut self, plan: Plan) {
+        let spill = self.stream.spill.take();
+        self.stream = Stream::new(plan, spill);
     }
 
     /// True once writing the output failed (see [`Sink`]).

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
+use super::profile;
 use crate::{
     Binary, Config, CutMode, Format, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
     StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count, parse_duration, parse_size,
@@ -104,11 +105,12 @@ const SYNOPSIS: [&str; 3] = [
     "[OPTIONS] -c STRING",
 ];
 
-const WRAP_MODE: &str = "Wrap mode";
+pub(super) const WRAP_MODE: &str = "Wrap mode";
 const CLEANING: &str = "Cleaning (before the cap; the spill file stays raw)";
 const KEEPING: &str = "Keeping lines from the cut middle";
 const STORE: &str = "Spill store";
 const FORMATS: &str = "Formats (cuts never land inside a record)";
+const PROFILES: &str = "Profiles (per-tool options)";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -449,11 +451,11 @@ struct Args {
     )]
     utf8: bool,
 
-    /// All of the above that agents want: --strip-ansi --collapse-cr --squeeze --binary summary --utf8
+    /// All of the above that agents want: --strip-ansi --collapse-cr --squeeze --fold --binary summary --utf8
     #[arg(
         long,
         help_heading = CLEANING,
-        long_help = "Shorthand for --strip-ansi --collapse-cr --squeeze --binary summary \
+        long_help = "Shorthand for --strip-ansi --collapse-cr --squeeze --fold --binary summary \
                      --utf8, the recommended setting for agents."
     )]
     clean: bool,
@@ -535,6 +537,50 @@ struct Args {
                      first 200 bytes, else compact. A document that fits passes unchanged."
     )]
     pretty: bool,
+    // --fold and --profile (issue 13).
+    /// Fold runs of 3+ similar lines (equal but for numbers, ids, spacing)
+    #[arg(
+        long,
+        help_heading = CLEANING,
+        long_help = "A run of k >= 3 consecutive similar lines becomes its first line, '[... {K} \
+                     similar lines folded ...]' (K = k - 2; with a spill file '(lines {A}-{B})' \
+                     names the raw lines) and its last line. Similar: equal after masking, \
+                     where a run of 8+ hex digits or of digits (with one '.' inside) is one \
+                     placeholder, and spaces and tabs one space. Lines --keep or --keep-errors \
+                     match are never folded. Lines over 64 KiB are never folded."
+    )]
+    fold: bool,
+
+    /// With --fold: lines matching REGEX are similar to each other
+    #[arg(
+        long,
+        value_name = "REGEX",
+        help_heading = CLEANING,
+        long_help = "With --fold: lines that match REGEX are similar to each other, whatever \
+                     else they hold; a line belongs to the first pattern it matches, and lines \
+                     of different patterns (or of none) are not similar. May be given several \
+                     times.\n\nExample: --fold-pattern '^ +Compiling '"
+    )]
+    fold_pattern: Vec<String>,
+
+    /// Per-tool options: NAME, auto (by the command or input) or none
+    #[arg(
+        long,
+        value_name = "NAME",
+        help_heading = PROFILES,
+        long_help = "Add a profile's options, which know what matters in a tool's output \
+                     (pytest, cargo, go, npm, make, git, listing, and the user's own in \
+                     ${XDG_CONFIG_HOME:-~/.config}/toolcap/profiles.toml). auto: the profile \
+                     that matches the command (looking through env, sudo, time, nice, timeout, \
+                     uv run, npx, python -m and sh -c), or in filter mode the input's first 4 \
+                     KiB; none if nothing matches. Options given on the command line win. \
+                     [default: none]\n\nExample: --profile auto"
+    )]
+    profile: Option<String>,
+
+    /// List the profiles: what each matches, and its options
+    #[arg(long, help_heading = PROFILES)]
+    profiles: bool,
 
     /// Run STRING with /bin/sh -c (or --shell)
     #[arg(
@@ -705,7 +751,7 @@ enum StderrArg {
 }
 
 /// The full clap definition, with the sections after the options.
-fn command() -> clap::Command {
+pub(super) fn command() -> clap::Command {
     let after: Vec<String> = SECTIONS
         .iter()
         .map(|(title, text)| format!("{title}:\n{text}"))
@@ -730,6 +776,8 @@ pub(crate) enum Stop {
     Info(clap::Error),
     /// A usage error, as one line.
     Usage(String),
+    /// Text for stdout (`--profiles`), exit 0.
+    Print(String),
 }
 
 /// Parses the arguments (`argv[0]` first) and the process's environment
@@ -743,14 +791,7 @@ fn parse_from(
     env: impl Fn(&str) -> Option<OsString>,
 ) -> Result<Config, Stop> {
     let argv: Vec<OsString> = argv.into_iter().collect();
-    let matches: ArgMatches = command().try_get_matches_from(&argv).map_err(|err| {
-        if err.use_stderr() {
-            Stop::Usage(one_line(&err))
-        } else {
-            Stop::Info(err)
-        }
-    })?;
-    let args = Args::from_arg_matches(&matches).map_err(|err| Stop::Usage(one_line(&err)))?;
+    let (matches, args) = parse_args(&argv)?;
     // `toolcap --` alone would read stdin and hang on a terminal: what
     // follows `--` is the program, and there is none.
     let dangling_separator = argv.last().is_some_and(|last| last == "--");
@@ -759,14 +800,45 @@ fn parse_from(
             "no program after '--': give one, as in 'toolcap -- make test'".into(),
         ));
     }
-    args.into_config(env).map_err(Stop::Usage)
+    if args.profiles {
+        return Err(profile::listing(&env).map_or_else(Stop::Usage, Stop::Print));
+    }
+    let choice = args.profile.clone();
+    let config = args.into_config(&env).map_err(Stop::Usage)?;
+    match choice {
+        None => Ok(config),
+        Some(choice) => {
+            // The profile's options in front of the user's, parsed again.
+            let reparse = |argv: Vec<OsString>| {
+                let (_, args) = parse_args(&argv).map_err(|stop| match stop {
+                    Stop::Usage(message) | Stop::Print(message) => message,
+                    Stop::Info(info) => one_line(&info),
+                })?;
+                args.into_config(&env)
+            };
+            profile::apply(&choice, config, &argv, &matches, &env, &reparse).map_err(Stop::Usage)
+        }
+    }
+}
+
+/// The arguments as clap reads them, and as `Args`.
+fn parse_args(argv: &[OsString]) -> Result<(ArgMatches, Args), Stop> {
+    let matches: ArgMatches = command().try_get_matches_from(argv).map_err(|err| {
+        if err.use_stderr() {
+            Stop::Usage(one_line(&err))
+        } else {
+            Stop::Info(err)
+        }
+    })?;
+    let args = Args::from_arg_matches(&matches).map_err(|err| Stop::Usage(one_line(&err)))?;
+    Ok((matches, args))
 }
 
 /// clap's error as one line: its first line without `error: `, the
 /// indented list that may follow it (missing arguments) joined in, and its
 /// suggestions kept, except the tip to write `-- -1`, which would run a
 /// program named `-1`.
-fn one_line(err: &clap::Error) -> String {
+pub(super) fn one_line(err: &clap::Error) -> String {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     // A value our parsers refused: built from its parts, so that a value
     // with a newline in it is quoted whole.
@@ -889,11 +961,12 @@ impl Args {
         if let Some(template) = self.marker_template {
             options = options.marker_template(template);
         }
-        // --clean is the five below; an explicit --binary still wins.
+        // --clean is the six below; an explicit --binary still wins.
         options = options
             .strip_ansi(self.clean || self.strip_ansi)
             .collapse_cr(self.clean || self.collapse_cr)
             .squeeze(self.clean || self.squeeze)
+            .fold(self.clean || self.fold)
             .utf8(self.clean || self.utf8)
             .binary(match (self.binary, self.clean) {
                 (Some(BinaryArg::Summary), _) | (None, true) => Binary::Summary,
@@ -908,6 +981,9 @@ impl Args {
         }
         for pattern in self.keep {
             options = options.keep(pattern);
+        }
+        for pattern in self.fold_pattern {
+            options = options.fold_pattern(pattern);
         }
         options = options
             .keep_errors(self.keep_errors)
@@ -1076,7 +1152,7 @@ mod tests {
                 .map(|(_, value)| value.into())
         })
         .map_err(|stop| match stop {
-            Stop::Usage(message) => message,
+            Stop::Usage(message) | Stop::Print(message) => message,
             Stop::Info(info) => info.to_string(),
         })
     }

@@ -4,6 +4,7 @@
 //! is not part of the library's stable API.
 
 mod args;
+mod profile;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -34,6 +35,11 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         Err(args::Stop::Usage(message)) => {
             print_error(&message);
             return EXIT_USAGE;
+        }
+        Err(args::Stop::Print(text)) => {
+            // Nothing sensible is left to do if stdout is gone.
+            let _ = io::stdout().lock().write_all(text.as_bytes());
+            return 0;
         }
     };
     let own_failure = match config.mode {

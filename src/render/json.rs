@@ -55,6 +55,7 @@ pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layou
     }
     object.insert("tokenizer".into(), json!(layout.tokenizer));
     object.insert("interrupted_by".into(), json!(report.interrupted_by));
+    object.insert("profile".into(), json!(report.profile));
     let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
     object.insert("problems".into(), json!(problems));
     serde_json::to_writer(&mut *out, &Value::Object(object)).map_err(io::Error::from)?;

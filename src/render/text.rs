@@ -490,6 +490,16 @@ pub(crate) fn repeat_marker(repeats: u64) -> Vec<u8> {
     format!("[... previous line repeated {repeats} more times ...]\n").into_bytes()
 }
 
+/// `--fold`'s marker for `folded` similar lines, naming the raw lines
+/// they were when a spill file holds them.
+pub(crate) fn fold_marker(folded: u64, raw_lines: Option<(u64, u64)>) -> Vec<u8> {
+    match raw_lines {
+        None => format!("[... {folded} similar lines folded ...]\n"),
+        Some((a, b)) => format!("[... {folded} similar lines folded (lines {a}-{b}) ...]\n"),
+    }
+    .into_bytes()
+}
+
 /// `--max-line`'s marker inside a line, for `removed` bytes.
 pub(crate) fn line_cut_marker(removed: u64) -> Vec<u8> {
     format!(" [... {removed} bytes of this line truncated ...] ").into_bytes()

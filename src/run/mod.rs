@@ -9,7 +9,9 @@ mod wrap;
 
 use std::io;
 
-use crate::config::{Config, Mode, StderrMode};
+use regex::bytes::RegexBuilder;
+
+use crate::config::{Config, Mode, ProfileChoice, StderrMode};
 use crate::error::{Error, Problem};
 use crate::format::Format;
 use crate::render::json;
@@ -59,7 +61,18 @@ pub fn run(config: &Config) -> Result<Report, Error> {
         return Ok(Report::empty());
     }
     let mut report = run_streams(config)?;
+    if let ProfileChoice::Applied(name) = &config.profile {
+        report.profile = Some(name.clone());
+    }
     if config.json {
+        // The options of the profile the input chose, if it did.
+        let options = match (&config.profile, &report.profile) {
+            (ProfileChoice::FromInput(profiles), Some(name)) => profiles
+                .iter()
+                .find(|profile| &profile.name == name)
+                .map_or(&config.options, |profile| &profile.options),
+            _ => &config.options,
+        };
         let (status_line, stderr_max) = match &config.mode {
             Mode::Wrap(wrap) => (
                 wrap.status_line,
@@ -71,11 +84,11 @@ pub fn run(config: &Config) -> Result<Report, Error> {
             _ => (false, None),
         };
         let layout = json::Layout {
-            header: config.options.has_header(),
-            tokenizer: config.options.tokenizer_name(),
+            header: options.has_header(),
+            tokenizer: options.tokenizer_name(),
             status_line,
-            output_style: config.options.plan()?.text,
-            stderr_style: config.options.stderr_plan(stderr_max)?.text,
+            output_style: options.plan()?.text,
+            stderr_style: options.stderr_plan(stderr_max)?.text,
         };
         let mut stdout = Sink::stdout();
         // The sink records write failures itself; see `Sink`.
@@ -99,10 +112,11 @@ fn run_streams(config: &Config) -> Result<Report, Error> {
             if let Some(target) = &config.spill {
                 spill::check_target(target, inputs, &[])?;
             }
+            let choices = input_choices(config)?;
             if config.json {
-                filter::run(config, plan, inputs, Sink::new(io::sink()))
+                filter::run(config, plan, choices, inputs, Sink::new(io::sink()))
             } else {
-                filter::run(config, plan, inputs, Sink::stdout())
+                filter::run(config, plan, choices, inputs, Sink::stdout())
             }
         }
         Mode::Wrap(wrap) => {
@@ -135,4 +149,31 @@ fn run_streams(config: &Config) -> Result<Report, Error> {
             }
         }
     }
+}
+
+/// With `--profile auto` in filter mode, the profiles the input may
+/// choose, each checked now: a contradiction or a bad pattern refuses the
+/// run before anything is read, naming the profile.
+fn input_choices(config: &Config) -> Result<Vec<filter::Choice>, Error> {
+    let ProfileChoice::FromInput(profiles) = &config.profile else {
+        return Ok(Vec::new());
+    };
+    let in_profile = |name: &str, message: String| Error::Usage(format!("profile '{name}': {message}"));
+    profiles
+        .iter()
+        .map(|profile| {
+            let plan = profile.options.plan().map_err(|err| in_profile(&profile.name, err.to_string()))?;
+            let detect = profile.detect.iter().map(|pattern| {
+                RegexBuilder::new(pattern)
+                    .multi_line(true)
+                    .build()
+                    .map_err(|err| in_profile(&profile.name, format!("invalid detect pattern '{pattern}': {err}")))
+            });
+            Ok(filter::Choice {
+                name: profile.name.clone(),
+                detect: detect.collect::<Result<_, _>>()?,
+                plan,
+            })
+        })
+        .collect()
 }

@@ -65,6 +65,7 @@ pub(super) fn run<W: Close>(
                 interrupted_by: None,
                 problems: problems.errors,
                 warnings: problems.warnings,
+                profile: None,
             });
         }
     };
@@ -147,5 +148,6 @@ pub(super) fn run<W: Close>(
         interrupted_by: None,
         problems: problems.errors,
         warnings: problems.warnings,
+        profile: None,
     })
 }
