@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
 use crate::config::{Config, StoreCommand};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::sink::Sink;
 use crate::render::template::grouped_digits;
 use crate::spill::store::{Entry, Store, shell_quoted, show_command};
@@ -14,38 +14,72 @@ use crate::spill::{SpillTarget, StoreTarget};
 /// The widest command a summary shows, in characters.
 const SUMMARY_COMMAND_WIDTH: usize = 80;
 
-pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<(), Error> {
+/// Runs a store command; returns its warnings (manifest lines skipped).
+pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem>, Error> {
     let Some(SpillTarget::Store(target)) = &config.spill else {
         return Err(Error::Usage(
             "the store commands need a store: --store or --spill-dir DIR".into(),
         ));
     };
     let store = Store::open(&target.dir).map_err(Error::Store)?;
+    if let StoreCommand::Prune = command {
+        store
+            .prune(target.retain, target.retain_bytes)
+            .map_err(|err| Error::Store(format!("cannot prune the spill store: {err}")))?;
+        return Ok(Vec::new());
+    }
+    let entries = store.entries().map_err(|err| {
+        Error::Store(format!("cannot read the spill store's manifest '{}': {err}", store.manifest_name()))
+    })?;
+    let warnings = entries
+        .unreadable
+        .iter()
+        .map(|line| {
+            Problem::Spill(format!(
+                "line {line} of the spill store's manifest '{}' is not an output; skipped",
+                store.manifest_name()
+            ))
+        })
+        .collect();
     let mut out = Sink::stdout();
     let written = match command {
-        StoreCommand::List => list(&store, &mut out),
+        StoreCommand::List => list(&entries.outputs, &mut out),
         StoreCommand::Show { id, lines } => {
-            let entry = store.find(id).map_err(Error::Store)?;
-            show(&store, &entry, *lines, &mut out)
+            let entry = find(&store, &entries.outputs, id)?;
+            show(&store, entry, *lines, &mut out)
         }
         StoreCommand::Summary { id } => {
-            let entry = store.find(id).map_err(Error::Store)?;
-            writeln!(out, "{}", summary(&entry, target))
+            let entry = find(&store, &entries.outputs, id)?;
+            writeln!(out, "{}", summary(entry, target))
         }
-        StoreCommand::Prune => store
-            .prune(target.retain, target.retain_bytes)
-            .map(|_| ())
-            .map_err(|err| io::Error::other(format!("cannot prune the spill store: {err}"))),
+        StoreCommand::Prune => Ok(()),
     };
     written
         .and_then(|()| out.finish())
-        .map_err(Error::io("cannot write to stdout"))
+        .map_err(Error::io("cannot write to stdout"))?;
+    Ok(warnings)
+}
+
+/// The one output whose id starts with `prefix`.
+fn find<'a>(store: &Store, outputs: &'a [Entry], prefix: &str) -> Result<&'a Entry, Error> {
+    let mut found = outputs.iter().filter(|entry| entry.id.starts_with(prefix));
+    match (found.next(), found.next()) {
+        (Some(entry), None) if !prefix.is_empty() => Ok(entry),
+        (Some(first), Some(second)) => Err(Error::Store(format!(
+            "output id '{prefix}' is ambiguous: it starts {} and {} (and maybe more); give more \
+             of it",
+            first.id, second.id
+        ))),
+        _ => Err(Error::Store(format!(
+            "no output '{prefix}' in the spill store '{}' (toolcap --list shows them)",
+            store.dir().display()
+        ))),
+    }
 }
 
 /// One row per output, newest first: id, time, size, lines, command.
-fn list(store: &Store, out: &mut impl Write) -> io::Result<()> {
-    let entries = store.entries()?;
-    for entry in entries.iter().rev() {
+fn list(outputs: &[Entry], out: &mut impl Write) -> io::Result<()> {
+    for entry in outputs.iter().rev() {
         writeln!(
             out,
             "{}  {}  {:>13} bytes  {:>10} lines  {}",
