@@ -121,9 +121,11 @@ fuzz_target!(|case: Case| {
         keep_context: u64::from(case.keep_context % 4),
         keep_max: case.keep_max.map(|size| u64::from(size % 400)),
         fold: case.fold,
+        // --fold-pattern needs --fold.
         fold_patterns: case
             .fold_patterns
             .iter()
+            .filter(|_| case.fold)
             .take(2)
             .map(|&i| FOLD_PATTERNS[usize::from(i) % FOLD_PATTERNS.len()].to_string())
             .collect(),

@@ -5,11 +5,12 @@
 //! within the budget; a cut diff keeps every hunk it shows whole. Any
 //! bytes at all, under `json`, `diff`, `csv` and `auto`, never panic.
 
-use arbitrary::{Arbitrary, Unstructured};
+use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 use toolcap::{Format, Options, SizeOrPercent};
 
+#[allow(dead_code)]
 #[path = "../../tests/it/format_model.rs"]
 mod format_model;
 
