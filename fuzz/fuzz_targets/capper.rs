@@ -5,11 +5,17 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 
+#[allow(dead_code)]
+#[path = "../../tests/it/clean_model.rs"]
+mod clean_model;
 #[path = "common.rs"]
 mod common;
 #[allow(dead_code)]
 #[path = "../../tests/it/model.rs"]
 mod model;
+#[allow(dead_code)]
+#[path = "../../tests/it/spec_options.rs"]
+mod spec_options;
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -31,7 +37,7 @@ fuzz_target!(|case: Case| {
         header: case.header,
         spill: None,
     };
-    let options = common::options(&spec);
+    let options = spec_options::options(&spec);
     let report = common::stream(&options, &case.input, &case.chunks);
     let output = common::rendered(&report, &options);
     common::assert_same(

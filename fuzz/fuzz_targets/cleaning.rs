@@ -6,7 +6,6 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use toolcap::Binary;
 
 #[allow(dead_code)]
 #[path = "../../tests/it/clean_model.rs"]
@@ -16,6 +15,9 @@ mod common;
 #[allow(dead_code)]
 #[path = "../../tests/it/model.rs"]
 mod model;
+#[allow(dead_code)]
+#[path = "../../tests/it/spec_options.rs"]
+mod spec_options;
 
 use clean_model::CleanSpec;
 
@@ -45,37 +47,6 @@ struct Case {
     keep_max: Option<u16>,
     fold: bool,
     fold_patterns: Vec<u8>,
-}
-
-fn options(spec: &CleanSpec) -> toolcap::Options {
-    let mut options = common::options(&spec.core)
-        .strip_ansi(spec.strip_ansi)
-        .collapse_cr(spec.collapse_cr)
-        .utf8(spec.utf8)
-        .squeeze(spec.squeeze)
-        .binary(if spec.binary_summary {
-            Binary::Summary
-        } else {
-            Binary::Text
-        })
-        .keep_errors(spec.keep_errors)
-        .fold(spec.fold);
-    for pattern in &spec.fold_patterns {
-        options = options.fold_pattern(pattern.clone());
-    }
-    if spec.keeping() {
-        options = options.keep_context(spec.keep_context);
-        if let Some(size) = spec.keep_max {
-            options = options.keep_max(size);
-        }
-    }
-    if let Some(size) = spec.max_line {
-        options = options.max_line(size);
-    }
-    for pattern in &spec.keep {
-        options = options.keep(pattern.clone());
-    }
-    options
 }
 
 /// The byte counts of the marker lines: `[... N bytes truncated`, after an
@@ -133,7 +104,7 @@ fuzz_target!(|case: Case| {
             .map(|&i| FOLD_PATTERNS[usize::from(i) % FOLD_PATTERNS.len()].to_string())
             .collect(),
     };
-    let options = options(&spec);
+    let options = spec_options::clean_options(&spec);
     let report = common::stream(&options, &case.input, &case.chunks);
     let output = common::rendered(&report, &options);
     let whole = common::rendered(&common::stream(&options, &case.input, &[255]), &options);

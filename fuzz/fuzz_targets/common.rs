@@ -1,27 +1,7 @@
-//! What the fuzz targets share: the README model's options as the
-//! library's, and a stream pushed through a `Capper` in random pieces.
+//! What the fuzz targets share: a stream pushed through a `Capper` in
+//! random pieces, rendered.
 
-use toolcap::{Capper, CutMode, Options, SizeOrPercent, StreamReport};
-
-use crate::model::Spec;
-
-/// The library options that mean the model's `spec` (no spill file: the
-/// library names none).
-pub fn options(spec: &Spec) -> Options {
-    let mut options = Options::new()
-        .head(SizeOrPercent::Bytes(spec.head))
-        .tail(SizeOrPercent::Bytes(spec.tail))
-        .cut(if spec.cut_lines {
-            CutMode::Lines
-        } else {
-            CutMode::Bytes
-        })
-        .header(spec.header);
-    if let Some(lines) = spec.lines {
-        options = options.lines(lines);
-    }
-    options
-}
+use toolcap::{Capper, Options, StreamReport};
 
 /// `input` pushed in pieces of the sizes in `chunks` (taken in turn, 0 as
 /// 1), as reads of a pipe would deliver it.

@@ -2,7 +2,8 @@
 //! Budgets in real tokens (README, "Bytes, characters or tokens"): the
 //! header's count is the tokenizer's own, and the head and tail are each
 //! within their budget and the longest so (one more character would not
-//! be), whatever the text and the chunking.
+//! be, where no escape sequence moves the cut), whatever the text and the
+//! chunking.
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
@@ -11,9 +12,6 @@ use toolcap::{CutMode, Options, Tokenizer};
 #[allow(dead_code)]
 #[path = "common.rs"]
 mod common;
-#[allow(dead_code)]
-#[path = "../../tests/it/model.rs"]
-mod model;
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -81,6 +79,12 @@ fuzz_target!(|case: Case| {
         count(case.cl100k, &input[t..]) <= tail_budget,
         "tail over budget"
     );
+    // A cut never lands inside an escape sequence (README, "Output
+    // format", step 3): it moves past one, so near an ESC the longest
+    // prefix within budget may not be a cut toolcap can make.
+    if input.contains(&0x1b) {
+        return;
+    }
     let longer_head = h + first_char_len(&input[h..]);
     assert!(
         count(case.cl100k, &input[..longer_head]) > head_budget,

@@ -11,45 +11,16 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use toolcap::{Binary, Capper, Options, SpillReport, StreamReport};
+use toolcap::{Capper, Options, SpillReport, StreamReport};
 
 use crate::clean_model::tests::{README_BUILD_LOG, README_BUILD_LOG_CLEANED, readme_keep_input};
 use crate::clean_model::{CleanSpec, cleaned, expected_output, strip_ansi_bytes, text};
 use crate::common::{TempDir, toolcap};
 use crate::model::{Spec, escape_sequences};
+use crate::spec_options::clean_options;
 
 /// The spill path the library runs name (the binary runs use a real one).
 const SPILL: &[u8] = b"/spill/full output.log";
-
-/// The library options that mean `spec`.
-fn options(spec: &CleanSpec) -> Options {
-    let mut options = crate::properties::options(&spec.core)
-        .strip_ansi(spec.strip_ansi)
-        .collapse_cr(spec.collapse_cr)
-        .utf8(spec.utf8)
-        .squeeze(spec.squeeze)
-        .binary(if spec.binary_summary {
-            Binary::Summary
-        } else {
-            Binary::Text
-        })
-        .keep_errors(spec.keep_errors)
-        .keep_context(spec.keep_context)
-        .fold(spec.fold);
-    if let Some(size) = spec.max_line {
-        options = options.max_line(size);
-    }
-    if let Some(size) = spec.keep_max {
-        options = options.keep_max(size);
-    }
-    for pattern in &spec.keep {
-        options = options.keep(pattern.clone());
-    }
-    for pattern in &spec.fold_patterns {
-        options = options.fold_pattern(pattern.clone());
-    }
-    options
-}
 
 /// `input` pushed in pieces of the sizes in `chunks`, taken in turn.
 fn streamed_report(input: &[u8], options: &Options, chunks: &[usize]) -> StreamReport {
@@ -81,7 +52,7 @@ fn render(report: StreamReport, options: &Options, spill: Option<&[u8]>) -> Vec<
 }
 
 fn streamed_output(input: &[u8], spec: &CleanSpec, chunks: &[usize]) -> Vec<u8> {
-    let options = options(spec);
+    let options = clean_options(spec);
     render(
         streamed_report(input, &options, chunks),
         &options,
@@ -375,7 +346,7 @@ proptest! {
     /// cleaned length.
     #[test]
     fn keep_accounts_for_every_byte(b in input(), spec in keeping_spec(), chunks in chunks()) {
-        let options = options(&spec);
+        let options = clean_options(&spec);
         let report = streamed_report(&b, &options, &chunks);
         let cleaned_length = report.bytes;
         prop_assert_eq!(report.raw_bytes, b.len() as u64);
@@ -393,7 +364,7 @@ proptest! {
     #[test]
     fn clean_means_its_six_transforms(b in input(), core in core_spec(), chunks in chunks()) {
         let core = Spec { spill: None, ..core }; // as in clean_spec()
-        let options = crate::properties::options(&core).clean();
+        let options = crate::spec_options::options(&core).clean();
         let output = render(
             streamed_report(&b, &options, &chunks),
             &options,

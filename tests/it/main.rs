@@ -20,6 +20,7 @@ mod profiles;
 mod properties;
 mod real_output;
 mod real_profiles;
+mod spec_options;
 mod spill;
 mod units;
 mod wrap;

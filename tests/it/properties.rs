@@ -8,27 +8,11 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use toolcap::{Capper, CutMode, Options, SizeOrPercent, SpillReport, StreamReport};
+use toolcap::{Capper, SpillReport, StreamReport};
 
 use crate::common::{TempDir, toolcap};
 use crate::model::{Spec, expected_cuts, expected_output};
-
-/// The library options that mean `spec`.
-pub fn options(spec: &Spec) -> Options {
-    let mut options = Options::new()
-        .head(SizeOrPercent::Bytes(spec.head))
-        .tail(SizeOrPercent::Bytes(spec.tail))
-        .cut(if spec.cut_lines {
-            CutMode::Lines
-        } else {
-            CutMode::Bytes
-        })
-        .header(spec.header);
-    if let Some(lines) = spec.lines {
-        options = options.lines(lines);
-    }
-    options
-}
+use crate::spec_options::options;
 
 fn streamed_report(input: &[u8], spec: &Spec, chunk: usize) -> StreamReport {
     let mut capper = Capper::new(&options(spec)).expect("valid options");
