@@ -54,18 +54,17 @@ fn keys_marker(key: &str) -> Option<u64> {
         .ok()
 }
 
-/// "start and end with `[... {N} bytes truncated ...]` inside": (start,
-/// N, end).
-fn string_marker(text: &str) -> Option<(&str, u64, &str)> {
-    let open = text.find("[... ")?;
-    let rest = &text[open + 5..];
-    let close = rest.find(" bytes truncated ...]")?;
-    let n = rest[..close].parse().ok()?;
-    Some((
-        &text[..open],
-        n,
-        &rest[close + " bytes truncated ...]".len()..],
-    ))
+/// "start and end with `[... {N} bytes truncated ...]` inside": every
+/// (start, N, end) that reads so (the text itself may hold `[... `).
+fn string_markers(text: &str) -> Vec<(&str, u64, &str)> {
+    text.match_indices("[... ")
+        .filter_map(|(open, _)| {
+            let rest = &text[open + 5..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let after = rest[digits..].strip_prefix(" bytes truncated ...]")?;
+            Some((&text[..open], rest[..digits].parse().ok()?, after))
+        })
+        .collect()
 }
 
 /// Checks that `output` has the shape of `input`: same types and nesting,
@@ -150,13 +149,17 @@ pub fn same_shape(input: &Value, output: &Value, path: &str) -> Result<(), Strin
             if input == output {
                 return Ok(());
             }
-            let Some((start, n, end)) = string_marker(output) else {
+            let markers = string_markers(output);
+            if markers.is_empty() {
                 return wrong(format!("string changed without a marker: {output:?}"));
+            }
+            let stands_for_input = |(start, n, end): &(&str, u64, &str)| {
+                *n > 0
+                    && input.starts_with(start)
+                    && input.ends_with(end)
+                    && (start.len() + end.len()) as u64 + n == input.len() as u64
             };
-            let whole = input.starts_with(start)
-                && input.ends_with(end)
-                && (start.len() + end.len()) as u64 + n == input.len() as u64;
-            if !whole || n == 0 {
+            if !markers.iter().any(stands_for_input) {
                 return wrong(format!(
                     "{output:?} does not stand for {} bytes",
                     input.len()

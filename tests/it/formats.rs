@@ -784,3 +784,19 @@ proptest! {
         prop_assert_eq!(String::from_utf8_lossy(rest), String::from_utf8_lossy(&expected));
     }
 }
+
+/// Found by the formats fuzz target: a string that holds `[... ` itself
+/// is shortened with a marker after it, and the check must read the real
+/// marker, not the text's.
+#[test]
+fn json_strings_that_hold_marker_text_are_checked_by_their_real_marker() {
+    let text = format!(
+        "[... 2 {}[... 9 bytes truncated ...]{}",
+        "x".repeat(300),
+        "y".repeat(300)
+    );
+    let input = serde_json::to_vec(&serde_json::json!({ "log": text })).unwrap();
+    for budget in [60, 120, 400] {
+        check_json(&input, budget).unwrap();
+    }
+}
