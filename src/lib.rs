@@ -28,6 +28,13 @@
 //! the command line does, filter and wrap mode included, and returns the
 //! [`Report`] of the run.
 //!
+//! A program that embeds toolcap (an agent harness, the Python package)
+//! runs commands with [`run_command`] instead: the same wrap mode, capped
+//! in memory, without [`run()`]'s process-wide effects (signal handlers,
+//! the subreaper flag, the terminal). [`render_run`] turns its report, or
+//! that of a [`Capper::for_run`], into what the command line would print:
+//! the text and the `--json` report.
+//!
 //! The data flows one way, and the modules follow it: `source` (stdin,
 //! files, a child's pipes) -> `transform` (cleaning, before the capper) ->
 //! `capture` (counters, head buffer, tail queue) with `measure` and `cut`
@@ -79,9 +86,9 @@ unix_only! {
     pub use cut::CutMode;
     pub use error::{Error, Problem};
     pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
-    pub use render::render;
+    pub use render::{Rendered, render, render_run};
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
-    pub use run::run;
+    pub use run::{run, run_command};
     pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;
     pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
@@ -126,10 +133,48 @@ unix_only! {
             self.stream.feed(chunk);
         }
 
+        /// A capper for one stream as `config` caps it: with its options
+        /// and its spill file or store (`config.mode` plays no part).
+        /// [`finish_run`](Capper::finish_run) it, and
+        /// [`render_run`] the report as `config` says.
+        ///
+        /// # Errors
+        ///
+        /// As [`Capper::new`], and [`Error::Usage`] when the spill file is
+        /// this process's stdout or stderr.
+        pub fn for_run(config: &Config) -> Result<Capper, Error> {
+            let plan = config.options.plan()?;
+            if let Some(target) = &config.spill {
+                spill::check_target(target, &[], &[])?;
+            }
+            let spill = config.spill.as_ref().map(spill::Spill::create);
+            Ok(Capper {
+                stream: stream::Stream::new(plan, spill),
+            })
+        }
+
         /// Ends the stream and decides the cuts.
         pub fn finish(self) -> StreamReport {
-            let facts = stream::RunFacts::default();
-            self.stream.finish(0, &facts, &mut stream::Problems::default())
+            self.finish_run().output
+        }
+
+        /// Ends the stream into the [`Report`] of a run: its
+        /// [`StreamReport`], and the problems and warnings of its spill
+        /// file, whose failures never stop the capping (the marker says
+        /// the full output was not saved, and why).
+        pub fn finish_run(self) -> Report {
+            let mut problems = stream::Problems::default();
+            let output = self
+                .stream
+                .finish(0, &stream::RunFacts::default(), &mut problems);
+            Report {
+                output,
+                stderr: None,
+                child: None,
+                interrupted_by: None,
+                problems: problems.errors,
+                warnings: problems.warnings,
+            }
         }
     }
 
