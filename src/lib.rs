@@ -88,7 +88,7 @@ unix_only! {
     pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
     pub use render::{Rendered, render, render_run};
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
-    pub use run::{run, run_command};
+    pub use run::{run, run_command, store_summary};
     pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;
     pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};

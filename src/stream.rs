@@ -123,7 +123,7 @@ impl Stream {
             command: facts.command.clone(),
             exit: facts.exit,
         };
-        let spill = self.spill.map(|spill| {
+        let spill = self.spill.and_then(|spill| {
             let end = spill.finish(pointed_to, &spill_facts);
             problems.errors.extend(end.problem);
             problems.warnings.extend(end.warning);

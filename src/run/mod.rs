@@ -13,6 +13,8 @@ use std::io;
 
 use crate::config::{Config, Mode, StderrMode};
 use wrap::Effects;
+
+pub use store::store_summary;
 use crate::error::{Error, Problem};
 use crate::render::json;
 use crate::sink::{Background, Sink};

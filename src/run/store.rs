@@ -82,6 +82,22 @@ fn show(store: &Store, entry: &Entry, lines: Option<(u64, u64)>, out: &mut impl 
     Ok(())
 }
 
+/// The line `toolcap --summary ID` prints, without its newline: what a
+/// harness puts in place of a tool result that it clears from its context.
+/// `id` may be any unique prefix of the output's id.
+///
+/// # Errors
+///
+/// [`Error::Store`] when the store is refused (another user's, or
+/// writable by others), or holds no output whose id starts with `id`, or
+/// more than one.
+pub fn store_summary(store: &StoreTarget, id: &str) -> Result<String, Error> {
+    let entry = Store::open(&store.dir)
+        .and_then(|opened| opened.find(id))
+        .map_err(Error::Store)?;
+    Ok(summary(&entry, store))
+}
+
 /// `[output {id}: {bytes} bytes, {lines} lines, exit {status}, {command};
 /// full output: toolcap --show {id}]`, the exit and command in wrap mode.
 pub(crate) fn summary(entry: &Entry, target: &StoreTarget) -> String {
