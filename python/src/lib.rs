@@ -3,7 +3,7 @@
 //! command line itself, which the package's `toolcap` command runs.
 //!
 //! Options arrive as keyword arguments, are spelled as the command line's
-//! long options ([`CAP_OPTIONS`], [`RUN_OPTIONS`]) and parsed by the
+//! long options (`CAP_OPTIONS`, `RUN_OPTIONS`) and parsed by the
 //! command line's own parser: they mean what they mean there, and a bad one
 //! raises ValueError with the command line's message. A result carries the
 //! `--json` report, read back from what toolcap renders, so that its schema
