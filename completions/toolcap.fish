@@ -1,5 +1,9 @@
 complete -c toolcap -s m -l max -d 'Budget for the kept output (head + tail) [default: 10k]' -r
-complete -c toolcap -l tokens -d 'Budget in tokens: --max = 4 * N bytes' -r
+complete -c toolcap -l tokens -d 'Budget in tokens (of 4 bytes, or of --tokenizer)' -r
+complete -c toolcap -l tokenizer -d 'What a token is: approx (4 bytes), o200k or cl100k [default: approx]' -r -f -a "approx\t''
+o200k\t''
+cl100k\t''"
+complete -c toolcap -l count-limit -d 'Count real tokens exactly up to SIZE bytes, then extrapolate' -r
 complete -c toolcap -l chars -d 'Budget in Unicode characters instead of bytes' -r
 complete -c toolcap -l head -d 'Bytes kept from the start (default: half of --max)' -r
 complete -c toolcap -l tail -d 'Bytes kept from the end (default: the rest of --max)' -r
@@ -22,6 +26,14 @@ summary\t''"
 complete -c toolcap -l keep -d 'Also show lines of the middle matching REGEX (repeatable)' -r
 complete -c toolcap -l keep-context -d 'Lines kept before and after each kept match [default: 0]' -r
 complete -c toolcap -l keep-max -d 'Budget for kept lines, outside head and tail [default: 25% of --max]' -r
+complete -c toolcap -l format -d 'What the input holds: text, json, diff, csv or auto' -r -f -a "text\t''
+json\t''
+diff\t''
+csv\t''
+auto\t''"
+complete -c toolcap -l json-limit -d 'Largest JSON document parsed (default 64Mi); larger is text' -r
+complete -c toolcap -l fold-pattern -d 'With --fold: lines matching REGEX are similar to each other' -r
+complete -c toolcap -l profile -d 'Per-tool options: NAME, auto (by the command or input) or none' -r
 complete -c toolcap -s c -l command -d 'Run STRING with /bin/sh -c (or --shell)' -r
 complete -c toolcap -l shell -d 'Shell for -c [default: /bin/sh]' -r
 complete -c toolcap -l stderr -d 'Child\'s stderr: merged into stdout, or capped separately' -r -f -a "merged\t''
@@ -41,8 +53,11 @@ complete -c toolcap -l strip-ansi -d 'Remove ANSI escape sequences (colours, cur
 complete -c toolcap -l collapse-cr -d 'Keep only the last frame of lines redrawn with \\r'
 complete -c toolcap -l squeeze -d 'Replace 3+ identical lines in a row with one and a count'
 complete -c toolcap -l utf8 -d 'Replace invalid UTF-8 with U+FFFD'
-complete -c toolcap -l clean -d 'All of the above that agents want: --strip-ansi --collapse-cr --squeeze --binary summary --utf8'
+complete -c toolcap -l clean -d 'All of the above that agents want: --strip-ansi --collapse-cr --squeeze --fold --binary summary --utf8'
 complete -c toolcap -l keep-errors -d 'Keep lines that look like errors (error, failed, panic, ...)'
+complete -c toolcap -l pretty -d 'Print a shortened JSON document pretty (2 spaces)'
+complete -c toolcap -l fold -d 'Fold runs of 3+ similar lines (equal but for numbers, ids, spacing)'
+complete -c toolcap -l profiles -d 'List the profiles: what each matches, and its options'
 complete -c toolcap -l no-status -d 'Do not append the [exit status: N] line'
 complete -c toolcap -l no-stdin -d 'Give the command /dev/null as stdin'
 complete -c toolcap -l plain-env -d 'Ask the command for plain output (NO_COLOR=1, TERM=dumb, ...)'

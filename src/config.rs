@@ -25,6 +25,9 @@ pub struct Config {
     pub json: bool,
     /// Filter or wrap mode.
     pub mode: Mode,
+    /// `--profile`: the profile whose options are in `options`, or the
+    /// ones the input chooses from.
+    pub profile: ProfileChoice,
 }
 
 impl Config {
@@ -36,6 +39,53 @@ impl Config {
             spill: None,
             json: false,
             mode,
+            profile: ProfileChoice::None,
+        }
+    }
+}
+
+/// Which profile a run uses. A profile is a set of ordinary options, merged
+/// into [`Options`] before the run: the run itself only needs its name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProfileChoice {
+    /// None: the options are the command line's alone.
+    #[default]
+    None,
+    /// This profile's options are in [`Config::options`].
+    Applied(String),
+    /// `--profile auto` in filter mode: the first of these that the
+    /// input's first [`PROFILE_SNIFF_BYTES`] match is applied; when none
+    /// does, [`Config::options`].
+    FromInput(Vec<InputProfile>),
+}
+
+/// How much of the input `--profile auto` looks at in filter mode: enough
+/// for a test session's header or a build's first lines, little enough
+/// to hold back before the first output.
+pub const PROFILE_SNIFF_BYTES: usize = 4 * 1024;
+
+/// A profile the input may choose (`--profile auto`, filter mode).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InputProfile {
+    /// Its name, for the JSON report.
+    pub name: String,
+    /// Regular expressions (multi-line: `^` and `$` match at line ends)
+    /// looked for in the input's first bytes; one match chooses it.
+    pub detect: Vec<String>,
+    /// The run's options with the profile's.
+    pub options: Options,
+}
+
+impl InputProfile {
+    /// A profile chosen when one of `detect` matches, running with
+    /// `options`.
+    pub fn new(name: impl Into<String>, detect: Vec<String>, options: Options) -> InputProfile {
+        InputProfile {
+            name: name.into(),
+            detect,
+            options,
         }
     }
 }

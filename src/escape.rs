@@ -3,7 +3,7 @@
 //! inside a sequence) and the marker's colour reset.
 //!
 //! A sequence starts with ESC (0x1B) and is:
-//! - CSI: `ESC [`, parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F,
+//! - CSI: `ESC [`, parameter bytes 0x30-0x3F, then intermediate bytes 0x20-0x2F,
 //!   a final byte 0x40-0x7E (colours: `ESC [ 31 m`);
 //! - a string, `ESC ]` (OSC) up to BEL or ST (`ESC \`), or `ESC P` (DCS),
 //!   `ESC X` (SOS), `ESC ^` (PM), `ESC _` (APC) up to ST;
@@ -42,8 +42,11 @@ pub(crate) enum State {
     Ground,
     /// After ESC.
     Escape,
-    /// In a CSI sequence.
+    /// In a CSI sequence's parameter bytes.
     Csi,
+    /// In a CSI sequence's intermediate bytes: a parameter byte can no
+    /// longer follow.
+    CsiIntermediate,
     /// In an `ESC` sequence's intermediate bytes.
     Intermediate,
     /// In a string (OSC, DCS, SOS, PM, APC), this many bytes long so far.
@@ -96,7 +99,13 @@ impl State {
                 _ => self.reject(),
             },
             State::Csi => match byte {
-                0x20..=0x3F => Step::Inside,
+                0x30..=0x3F => Step::Inside,
+                0x20..=0x2F => self.go(State::CsiIntermediate),
+                0x40..=0x7E => self.end(),
+                _ => self.reject(),
+            },
+            State::CsiIntermediate => match byte {
+                0x20..=0x2F => Step::Inside,
                 0x40..=0x7E => self.end(),
                 _ => self.reject(),
             },
@@ -154,23 +163,18 @@ fn sequence_at(bytes: &[u8], start: usize) -> Option<usize> {
     let kind = byte_at(i)?;
     match kind {
         b'[' | 0x20..=0x2F => {
-            // CSI: parameters and intermediates; or ESC's intermediates.
-            let (continues, ends) = if kind == b'[' {
-                (0x20..=0x3F, 0x40..=0x7E)
-            } else {
-                (0x20..=0x2F, 0x30..=0x7E)
-            };
+            // CSI: parameters, then intermediates; or ESC's intermediates.
             i += 1;
-            loop {
-                let byte = byte_at(i)?;
-                if continues.contains(&byte) {
+            if kind == b'[' {
+                while (0x30..=0x3F).contains(&byte_at(i)?) {
                     i += 1;
-                } else if ends.contains(&byte) {
-                    return Some(i + 1);
-                } else {
-                    return Some(i);
                 }
             }
+            while (0x20..=0x2F).contains(&byte_at(i)?) {
+                i += 1;
+            }
+            let last = if kind == b'[' { 0x40..=0x7E } else { 0x30..=0x7E };
+            Some(if last.contains(&byte_at(i)?) { i + 1 } else { i })
         }
         b']' | b'P' | b'X' | b'^' | b'_' => {
             let osc = kind == b']';
@@ -296,6 +300,10 @@ mod tests {
             (b"\x1b]no end\nline", b"\nline"),
             (b"\x1b\x07bell", b"\x07bell"),
             (b"\x1b\x1b[mz", b"z"),
+            // A parameter byte after an intermediate ends a CSI (found by
+            // the capper fuzz target).
+            (b"\x1b[1 ;x", b";x"),
+            (b"\x1b[1 !q;", b";"),
             // A string interrupted by another sequence.
             (b"\x1b]title\x1b[31mred", b"red"),
             // Invalid UTF-8 and 8-bit bytes are text.
@@ -320,6 +328,7 @@ mod tests {
         assert_eq!(sequence_around(bytes, 0, 12), Some(9));
         assert_eq!(sequence_end(bytes, 0, 12), Some(15));
         assert_eq!(sequence_end(b"x\x1b[31", 0, 3), None);
+        assert_eq!(sequence_end(b"\x1b[;;+;;", 0, 4), Some(5));
     }
 
     #[test]

@@ -38,7 +38,9 @@
 //! The data flows one way, and the modules follow it: `source` (stdin,
 //! files, a child's pipes) -> `transform` (cleaning, before the capper) ->
 //! `capture` (counters, head buffer, tail queue) with `measure` and `cut`
-//! (what a budget counts, where a cut lands) -> `report` -> `render` ->
+//! (what a budget counts, where a cut lands, record boundaries for
+//! `--format diff` and `csv`), beside it `format::json` (a JSON document,
+//! held whole and shortened inside) -> `report` -> `render` ->
 //! `sink`, with `spill` teeing the raw input to a file. `stream` joins them
 //! for one stream; `run` drives one or two streams. Every `unsafe` block
 //! is in `sys`. The command line itself (`cli`, the only user of clap) is
@@ -67,6 +69,8 @@ unix_only! {
     mod cut;
     mod error;
     mod escape;
+    mod format;
+    mod keep_match;
     mod measure;
     mod options;
     mod render;
@@ -83,11 +87,15 @@ unix_only! {
     pub use config::{
         Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, StoreCommand, WrapConfig,
     };
+    pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
     pub use cut::CutMode;
     pub use error::{Error, Problem};
-    pub use options::{Binary, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
+    pub use format::{DEFAULT_JSON_LIMIT, Format};
+    pub use measure::Tokenizer;
+    pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
     pub use render::{Rendered, render, render_run};
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
+    pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
     pub use run::{run, run_command, store_summary};
     pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;
@@ -174,6 +182,7 @@ unix_only! {
                 interrupted_by: None,
                 problems: problems.errors,
                 warnings: problems.warnings,
+                profile: None,
             }
         }
     }

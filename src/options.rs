@@ -3,17 +3,19 @@
 //! into the capper's [`Budget`] (or a usage error, worded as the command
 //! line words it).
 
-use regex::bytes::RegexSet;
+use regex::bytes::{Regex, RegexSet};
 
 use crate::capture::Budget;
 use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
-use crate::measure::{BYTES_PER_TOKEN, Measure};
+use crate::format::{Format, FormatPlan};
+use crate::keep_match::KeepMatch;
+use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle};
 use crate::size::SizeOrPercent;
-use crate::transform::Cleaning;
+use crate::transform::{Cleaning, FoldRules};
 
 /// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
 pub const DEFAULT_MAX: u64 = 10_000;
@@ -24,6 +26,10 @@ pub const DEFAULT_MAX: u64 = 10_000;
 /// `E   ` lines that carry an assertion's details.
 pub const KEEP_ERRORS: &str =
     r"(?i:(error|exception)s?\b|\b(fail(s|ed|ure|ures)?|panic(s|ked)?|traceback|fatal)\b)|^E   ";
+
+/// `--count-limit` by default: the real token count is exact for streams
+/// up to 64 MiB (a few seconds of counting), extrapolated past that.
+pub const DEFAULT_COUNT_LIMIT: u64 = 64 << 20;
 
 /// `--keep-max` by default: a quarter of the budget.
 const KEEP_SHARE_DIVISOR: u64 = 4;
@@ -69,6 +75,8 @@ pub struct Options {
     /// The default budget from the environment (`TOOLCAP_MAX`).
     default_max: Option<u64>,
     tokens: Option<u64>,
+    tokenizer: Tokenizer,
+    count_limit: Option<u64>,
     chars: Option<u64>,
     head: Option<SizeOrPercent>,
     tail: Option<SizeOrPercent>,
@@ -85,6 +93,14 @@ pub struct Options {
     keep_errors: bool,
     keep_context: u64,
     keep_max: Option<u64>,
+    /// `--format`, `--json-limit`, `--pretty` (README, "Formats").
+    format: Format,
+    json_limit: Option<u64>,
+    pretty: bool,
+    // --fold (issue 13): kept apart from `Cleaning`, whose transforms need
+    // nothing compiled.
+    fold: bool,
+    fold_patterns: Vec<String>,
 }
 
 impl Default for Options {
@@ -93,6 +109,8 @@ impl Default for Options {
             max: None,
             default_max: None,
             tokens: None,
+            tokenizer: Tokenizer::Approx,
+            count_limit: None,
             chars: None,
             head: None,
             tail: None,
@@ -107,6 +125,11 @@ impl Default for Options {
             keep_errors: false,
             keep_context: 0,
             keep_max: None,
+            format: Format::Text,
+            json_limit: None,
+            pretty: false,
+            fold: false,
+            fold_patterns: Vec::new(),
         }
     }
 }
@@ -119,13 +142,16 @@ pub(crate) struct Plan {
     pub(crate) cleaning: Cleaning,
     pub(crate) keep: Option<KeepRules>,
     pub(crate) text: TextStyle,
+    pub(crate) format: FormatPlan,
+    /// `--fold`, which never folds what `keep` matches.
+    pub(crate) fold: Option<FoldRules>,
 }
 
 impl Plan {
     /// Whether capping costs more than counting bytes: cleaning or
     /// `--keep` look at every line.
     pub(crate) fn is_cpu_bound(&self) -> bool {
-        self.cleaning != Cleaning::default() || self.keep.is_some()
+        self.cleaning != Cleaning::default() || self.keep.is_some() || self.fold.is_some()
     }
 }
 
@@ -150,9 +176,26 @@ impl Options {
         self
     }
 
-    /// `--tokens`: the budget in tokens of 4 bytes, instead of `max`.
+    /// `--tokens`: the budget in tokens, instead of `max`: tokens of 4
+    /// bytes, or with a real [`tokenizer`](Options::tokenizer) its tokens
+    /// (`head` and `tail` are then tokens too).
     pub fn tokens(mut self, tokens: u64) -> Options {
         self.tokens = Some(tokens);
+        self
+    }
+
+    /// `--tokenizer`: what a token is, for `tokens` and the header's count
+    /// (default [`Tokenizer::Approx`], ceil(bytes / 4)).
+    pub fn tokenizer(mut self, tokenizer: Tokenizer) -> Options {
+        self.tokenizer = tokenizer;
+        self
+    }
+
+    /// `--count-limit`: with a real tokenizer, the header's count is exact
+    /// for the first `bytes` bytes and extrapolated past them (default
+    /// [`DEFAULT_COUNT_LIMIT`]).
+    pub fn count_limit(mut self, bytes: u64) -> Options {
+        self.count_limit = Some(bytes);
         self
     }
 
@@ -254,13 +297,14 @@ impl Options {
         self
     }
 
-    /// `--clean`: `strip_ansi`, `collapse_cr`, `squeeze`, `utf8` and a
-    /// binary summary, the setting for agents.
+    /// `--clean`: `strip_ansi`, `collapse_cr`, `squeeze`, `utf8`, `fold`
+    /// and a binary summary, the setting for agents.
     pub fn clean(self) -> Options {
         self.strip_ansi(true)
             .collapse_cr(true)
             .squeeze(true)
             .utf8(true)
+            .fold(true)
             .binary(Binary::Summary)
     }
 
@@ -291,19 +335,106 @@ impl Options {
         self
     }
 
+    /// `--format`: where cuts may land, by the records the stream holds
+    /// (default [`Format::Text`]).
+    pub fn format(mut self, format: Format) -> Options {
+        self.format = format;
+        self
+    }
+
+    /// `--json-limit`: the largest document `Format::Json` (or `Auto`)
+    /// parses, in bytes (default 64 MiB); a larger one is capped as text.
+    pub fn json_limit(mut self, bytes: u64) -> Options {
+        self.json_limit = Some(bytes);
+        self
+    }
+
+    /// `--pretty`: print a shortened document pretty (2 spaces), whatever
+    /// the input looked like.
+    pub fn pretty(mut self, on: bool) -> Options {
+        self.pretty = on;
+        self
+    }
+
+    pub(crate) fn tokenizer_name(&self) -> &'static str {
+        self.tokenizer.name()
+    }
+
+    /// `--fold`: 3 or more similar lines in a row (equal but for numbers,
+    /// ids and spacing) become the first, a marker with the count, and the
+    /// last. Lines that `keep` or `keep_errors` match are never folded.
+    pub fn fold(mut self, on: bool) -> Options {
+        self.fold = on;
+        self
+    }
+
+    /// `--fold-pattern`: with `fold`, lines that match `pattern` (a
+    /// regular expression, matched on bytes) are similar to each other
+    /// whatever else they hold. May be given several times; a line belongs
+    /// to the first it matches.
+    pub fn fold_pattern(mut self, pattern: impl Into<String>) -> Options {
+        self.fold_patterns.push(pattern.into());
+        self
+    }
+
     pub(crate) fn has_header(&self) -> bool {
         self.header
     }
 
     /// The plan of the main stream.
     pub(crate) fn plan(&self) -> Result<Plan, Error> {
-        self.plan_with(self.budget()?)
+        let mut plan = self.plan_with(self.budget()?)?;
+        plan.format = self.format_plan(&plan)?;
+        Ok(plan)
     }
 
     /// The plan of a separate stderr: `--stderr-max` (default: the main
     /// budget's) split by the same `--head`, `--tail` and `--lines`.
+    /// A separate stderr is capped as text, whatever `--format` says.
     pub(crate) fn stderr_plan(&self, stderr_max: Option<u64>) -> Result<Plan, Error> {
         self.plan_with(self.stderr_budget(stderr_max)?)
+    }
+
+    /// `--format` and what it may be combined with (README, "Formats").
+    fn format_plan(&self, plan: &Plan) -> Result<FormatPlan, Error> {
+        let format = self.format;
+        let name = format.name();
+        let refuse = |other: &str, why: &str| {
+            Err(usage(format!("--format {name} cannot be combined with {other}: {why}")))
+        };
+        if format != Format::Text && plan.text.codex.is_some() {
+            return refuse("--style codex", "codex sets its own cuts");
+        }
+        if matches!(format, Format::Json | Format::Diff | Format::Csv) && plan.keep.is_some() {
+            return refuse("--keep", "kept lines would break records apart");
+        }
+        if format == Format::Json && self.lines.is_some() {
+            return refuse("--lines", "a document's budget is in bytes");
+        }
+        if format.may_be_json() && self.chars.is_some() {
+            return refuse("--chars", "a document's budget is in bytes");
+        }
+        if format.may_be_json() && matches!(plan.budget.measure, Measure::Tokens(_)) {
+            let tokenizer = format!("--tokens with --tokenizer {}", self.tokenizer.name());
+            return refuse(&tokenizer, "a document's budget is in bytes");
+        }
+        if !format.may_be_json() {
+            for (option, given) in [("--json-limit", self.json_limit.is_some()), ("--pretty", self.pretty)] {
+                if given {
+                    return Err(usage(format!("{option} needs --format json or auto")));
+                }
+            }
+        }
+        Ok(FormatPlan {
+            format,
+            json_limit: self.json_limit.unwrap_or(crate::format::DEFAULT_JSON_LIMIT),
+            pretty: self.pretty,
+        })
+    }
+
+    /// The format of the main stream.
+    pub(crate) fn format_of_output(&self) -> Format {
+        self.format
     }
 
     fn plan_with(&self, mut budget: Budget) -> Result<Plan, Error> {
@@ -330,12 +461,31 @@ impl Options {
             ));
         }
         budget.count_chars = text.counts_chars();
+        let fold = self.fold_rules(keep.as_ref())?;
         Ok(Plan {
             budget,
             cleaning,
             keep,
             text,
+            format: FormatPlan::default(),
+            fold,
         })
+    }
+
+    fn fold_rules(&self, keep: Option<&KeepRules>) -> Result<Option<FoldRules>, Error> {
+        if !self.fold {
+            if !self.fold_patterns.is_empty() {
+                return Err(usage("--fold-pattern needs --fold (or --clean)"));
+            }
+            return Ok(None);
+        }
+        let classes = self.fold_patterns.iter().map(|pattern| {
+            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--fold-pattern", &err))
+        });
+        Ok(Some(FoldRules {
+            classes: classes.collect::<Result<_, _>>()?,
+            protected: keep.map(|keep| keep.lines.clone()),
+        }))
     }
 
     /// How cut output is rendered: the style and the templates, checked.
@@ -352,6 +502,13 @@ impl Options {
         let codex = match self.style {
             Style::Toolcap => None,
             Style::Codex => {
+                if self.tokenizer != Tokenizer::Approx {
+                    return Err(usage(format!(
+                        "--style codex counts tokens as codex does (4 bytes each): it cannot be \
+                         combined with --tokenizer {}",
+                        self.tokenizer.name()
+                    )));
+                }
                 let given = [
                     ("--chars", self.chars.is_some()),
                     ("--head", self.head.is_some()),
@@ -394,19 +551,17 @@ impl Options {
             return Ok(None);
         }
         for pattern in &self.keep {
-            regex::bytes::Regex::new(pattern).map_err(|err| {
-                // The regex crate explains over several lines; its last
-                // says what is wrong.
-                let why = err.to_string();
-                let why = why.lines().last().unwrap_or_default().trim_start_matches("error: ");
-                usage(format!("invalid value '{pattern}' for '--keep': {why}"))
-            })?;
+            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--keep", &err))?;
         }
         let patterns = RegexSet::new(&patterns)
             .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
-        let max = budget.head.saturating_add(budget.tail);
+        // A quarter of the budget in bytes (4 bytes a token).
+        let max = match budget.measure {
+            Measure::Tokens(_) => budget.head.saturating_add(budget.tail).saturating_mul(BYTES_PER_TOKEN),
+            Measure::Bytes | Measure::Chars => budget.head.saturating_add(budget.tail),
+        };
         Ok(Some(KeepRules {
-            patterns,
+            lines: KeepMatch::new(patterns),
             context: usize::try_from(self.keep_context).unwrap_or(usize::MAX),
             budget: self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR),
         }))
@@ -430,15 +585,22 @@ impl Options {
         }
         let limit = match (self.max, self.tokens, self.chars) {
             (Some(max), ..) => Limit::explicit("--max", max),
-            (_, Some(tokens), _) => Limit::explicit(
-                "--tokens",
-                tokens.checked_mul(BYTES_PER_TOKEN).ok_or_else(|| {
-                    usage(format!(
-                        "invalid value '{tokens}' for '--tokens <COUNT>': too large (at most {})",
-                        u64::MAX / BYTES_PER_TOKEN
-                    ))
-                })?,
-            ),
+            (_, Some(tokens), _) => match self.tokenizer.vocabulary()? {
+                None => Limit::explicit(
+                    "--tokens",
+                    tokens.checked_mul(BYTES_PER_TOKEN).ok_or_else(|| {
+                        usage(format!(
+                            "invalid value '{tokens}' for '--tokens <COUNT>': too large (at \
+                             most {})",
+                            u64::MAX / BYTES_PER_TOKEN
+                        ))
+                    })?,
+                ),
+                Some(vocabulary) => Limit {
+                    measure: Measure::Tokens(vocabulary),
+                    ..Limit::explicit("--tokens", tokens)
+                },
+            },
             (.., Some(chars)) => Limit {
                 measure: Measure::Chars,
                 ..Limit::explicit("--chars", chars)
@@ -455,6 +617,20 @@ impl Options {
             },
         };
         self.split(limit)
+    }
+
+    /// How the header's real token count is taken, with a real tokenizer.
+    fn real_count(&self) -> Result<Option<RealCount>, Error> {
+        let limit = self.count_limit.unwrap_or(DEFAULT_COUNT_LIMIT);
+        if limit == 0 {
+            return Err(usage(
+                "invalid value '0' for '--count-limit <SIZE>': at least 1 byte must be counted",
+            ));
+        }
+        Ok(self
+            .tokenizer
+            .vocabulary()?
+            .map(|vocabulary| RealCount { vocabulary, limit }))
     }
 
     fn stderr_budget(&self, stderr_max: Option<u64>) -> Result<Budget, Error> {
@@ -476,6 +652,7 @@ impl Options {
         let unit = match limit.measure {
             Measure::Bytes => "bytes",
             Measure::Chars => "characters",
+            Measure::Tokens(_) => "tokens",
         };
         let over = |what: String| {
             usage(format!(
@@ -524,6 +701,7 @@ impl Options {
             measure: limit.measure,
             escapes: true,
             count_chars: false,
+            count_tokens: self.real_count()?,
         })
     }
 }
@@ -552,6 +730,15 @@ impl Limit {
 
 fn usage(message: impl Into<String>) -> Error {
     Error::Usage(message.into())
+}
+
+/// A pattern `option` was given that does not compile.
+fn invalid_pattern(pattern: &str, option: &str, err: &regex::Error) -> Error {
+    // The regex crate explains over several lines; its last says what is
+    // wrong.
+    let why = err.to_string();
+    let why = why.lines().last().unwrap_or_default().trim_start_matches("error: ");
+    usage(format!("invalid value '{pattern}' for '{option}': {why}"))
 }
 
 #[cfg(test)]

@@ -27,6 +27,8 @@ pub struct Report {
     pub problems: Vec<Problem>,
     /// Failures that lost nothing (a spill file that was not needed).
     pub warnings: Vec<Problem>,
+    /// The profile whose options the run used (`--profile`).
+    pub profile: Option<String>,
 }
 
 impl Report {
@@ -39,6 +41,7 @@ impl Report {
             interrupted_by: None,
             problems: Vec::new(),
             warnings: Vec::new(),
+            profile: None,
         }
     }
 }
@@ -49,6 +52,7 @@ impl StreamReport {
             bytes: 0,
             lines: 0,
             tokens: 0,
+            tokens_estimated: false,
             head: Vec::new(),
             tail: Vec::new(),
             cut: None,
@@ -58,6 +62,7 @@ impl StreamReport {
             cleaned: false,
             chars: None,
             spill: None,
+            format: FormatReport::Text,
         }
     }
 }
@@ -74,8 +79,14 @@ pub struct StreamReport {
     /// L: its number of `\n`, plus 1 if it is non-empty and does not end
     /// in `\n`.
     pub lines: u64,
-    /// The header's token count, ceil(n / 4).
+    /// The header's token count: ceil(n / 4), or with a real tokenizer its
+    /// count of B.
     pub tokens: u64,
+    /// Whether `tokens` is an estimate (shown as `~N`): a real count
+    /// extrapolated past `--count-limit`, or taken in pieces that a
+    /// tokenizer might have joined (a stretch of over 1 MiB with no line
+    /// break or space to split at).
+    pub tokens_estimated: bool,
     /// The head: `B[0:h]` when cut, otherwise all of B.
     pub head: Vec<u8>,
     /// The tail: `B[t:n]` when cut, otherwise empty.
@@ -96,12 +107,24 @@ pub struct StreamReport {
     pub chars: Option<u64>,
     /// Where the full stream went, when it was spilled.
     pub spill: Option<SpillReport>,
+    /// What `--format` made of it.
+    pub format: FormatReport,
 }
 
 impl StreamReport {
-    /// Whether the middle was cut out.
+    /// Whether the output is not the stream as it was: its middle was cut
+    /// out, or a JSON document was shortened.
     pub fn truncated(&self) -> bool {
-        self.cut.is_some()
+        self.cut.is_some() || self.shortened_json().is_some()
+    }
+
+    /// The shortened JSON document printed in place of head, marker and
+    /// tail, if `--format json` made one.
+    pub fn shortened_json(&self) -> Option<&[u8]> {
+        match &self.format {
+            FormatReport::Json(json) => json.shortened.as_deref(),
+            _ => None,
+        }
     }
 }
 
@@ -199,4 +222,70 @@ pub enum ChildExit {
     NotFound,
     /// It could not be started: not executable (or another exec failure).
     NotExecutable,
+}
+
+/// What `--format` made of a stream: which format applied, and the facts
+/// its output shows beyond the core's (README, "Formats").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FormatReport {
+    /// Capped as text: `--format text`, or `auto` found nothing else.
+    #[default]
+    Text,
+    /// A valid JSON document.
+    Json(JsonReport),
+    /// `--format json` on a stream that is not a JSON document within
+    /// `--json-limit` (or whose shortest form is over the budget): capped
+    /// as text, for this reason (the header names it when cut).
+    NotJson(String),
+    /// A unified diff, cut at hunk or file boundaries.
+    Diff(DiffReport),
+    /// Comma-separated values, cut at rows.
+    Csv(CsvReport),
+}
+
+impl FormatReport {
+    /// The format that applied: `text`, `json`, `diff` or `csv`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FormatReport::Text | FormatReport::NotJson(_) => "text",
+            FormatReport::Json(_) => "json",
+            FormatReport::Diff(_) => "diff",
+            FormatReport::Csv(_) => "csv",
+        }
+    }
+}
+
+/// A JSON document, as printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct JsonReport {
+    /// The shortened document (a newline follows it in the output), or
+    /// `None` when the stream fitted and passes unchanged.
+    pub shortened: Option<Vec<u8>>,
+    /// Whether the shortened document is pretty (2 spaces).
+    pub pretty: bool,
+}
+
+/// What the cut middle of a diff held: hunks whose `@@` line, and files
+/// whose first line or a hunk's `@@` line, lie in it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DiffReport {
+    /// Hunks left out.
+    pub hunks: u64,
+    /// Files with a part left out.
+    pub files: u64,
+    /// The first 10 of those files' names (the new path, else the old one).
+    pub names: Vec<Vec<u8>>,
+}
+
+/// A CSV stream, as printed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CsvReport {
+    /// The header row (with its line end), repeated before the tail; `None`
+    /// when nothing was cut, the tail is empty or the head does not hold
+    /// the whole header row.
+    pub header_row: Option<Vec<u8>>,
 }

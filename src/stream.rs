@@ -11,10 +11,11 @@ use std::io::Write;
 use crate::capture::{Capper, Counters};
 use crate::config::Config;
 use crate::error::Problem;
+use crate::format::json::{Collector, Outcome};
 use crate::measure;
 use crate::options::Plan;
 use crate::render::text::{self, HeaderPlace, TextStyle};
-use crate::report::StreamReport;
+use crate::report::{FormatReport, JsonReport, StreamReport};
 use crate::sink::{Close, Sink};
 use crate::spill::{Spill, SpillFacts};
 use crate::transform::{Emit, Ending, Stage};
@@ -28,6 +29,9 @@ pub(crate) struct Stream {
     /// The raw stream's totals, when transforms may change it.
     raw: Counters,
     capper: Capper,
+    /// `--format json` (or `auto`): the whole document, and the budget it
+    /// is shortened to.
+    document: Option<(Collector, u64)>,
 }
 
 /// What a stream's end may need to know of the run: the command and how it
@@ -46,27 +50,47 @@ pub(crate) struct Problems {
     pub(crate) warnings: Vec<Problem>,
 }
 
-/// The capper as the last stage of the transforms.
-struct IntoCapper<'a>(&'a mut Capper);
+/// The capper (and a JSON document's collector) as the last stage of the
+/// transforms.
+struct IntoCapper<'a>(&'a mut Capper, Option<&'a mut Collector>);
 
 impl Emit for IntoCapper<'_> {
     fn bytes(&mut self, bytes: &[u8]) {
         self.0.push(bytes);
+        if let Some(document) = &mut self.1 {
+            document.push(bytes);
+        }
     }
 
     fn merged_line(&mut self, line: &[u8], lines: u64) {
         self.0.push_merged(line, lines);
+        if let Some(document) = &mut self.1 {
+            document.push(line);
+        }
+    }
+}
+
+impl Stream {
+    fn last_stage(&mut self) -> IntoCapper<'_> {
+        IntoCapper(&mut self.capper, self.document.as_mut().map(|(document, _)| document))
     }
 }
 
 impl Stream {
     pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
+        let stage = Stage::new(&plan.cleaning, plan.fold.as_ref(), spill.is_some());
         Stream {
             spill,
             style: plan.text,
-            stage: Stage::new(&plan.cleaning),
+            stage,
             raw: Counters::default(),
-            capper: Capper::new(plan.budget, plan.keep),
+            capper: Capper::new(plan.budget, plan.keep, plan.format.format),
+            document: plan.format.format.may_be_json().then(|| {
+                let format = plan.format;
+                let auto = format.format == crate::format::Format::Auto;
+                let collector = Collector::new(auto, format.json_limit, format.pretty);
+                (collector, plan.budget.head.saturating_add(plan.budget.tail))
+            }),
         }
     }
 
@@ -75,10 +99,12 @@ impl Stream {
             spill.write(chunk);
         }
         if self.stage.is_empty() {
-            self.capper.push(chunk);
+            self.last_stage().bytes(chunk);
         } else {
             self.raw.push(chunk);
-            self.stage.push(chunk, &mut IntoCapper(&mut self.capper));
+            let Stream { stage, capper, document, .. } = self;
+            let document = document.as_mut().map(|(document, _)| document);
+            stage.push(chunk, &mut IntoCapper(capper, document));
         }
     }
 
@@ -105,17 +131,56 @@ impl Stream {
         let ending = Ending {
             spill: spill_note.as_ref(),
         };
-        self.stage
-            .finish(&ending, &mut IntoCapper(&mut self.capper));
+        {
+            let Stream { stage, capper, document, .. } = &mut self;
+            let document = document.as_mut().map(|(document, _)| document);
+            stage.finish(&ending, &mut IntoCapper(capper, document));
+        }
         let cleaned = self.stage.changed();
         if !self.stage.is_empty() {
             self.capper.end_raw_lines(self.raw.lines());
         }
-        let captured = self.capper.finish(printed);
+        let mut captured = self.capper.finish(printed);
         let bytes = captured.counters.bytes();
+        if let Some((document, budget)) = self.document {
+            // A document is shortened in place of the cut, or falls back
+            // to it.
+            match document.finish(budget, bytes <= budget) {
+                Outcome::Shortened(text, pretty) => {
+                    captured.format = FormatReport::Json(JsonReport {
+                        shortened: Some(text),
+                        pretty,
+                    });
+                    captured.head = Vec::new();
+                    captured.tail = Vec::new();
+                    captured.cut = None;
+                    captured.kept = Vec::new();
+                    captured.hidden_matches = 0;
+                }
+                Outcome::Fits(whole) => {
+                    // Within the budget in bytes, whatever `--lines` says
+                    // (`auto`: lines do not count for a document).
+                    if captured.cut.is_some() {
+                        captured.head = whole;
+                        captured.tail = Vec::new();
+                        captured.cut = None;
+                        captured.kept = Vec::new();
+                        captured.hidden_matches = 0;
+                    }
+                    captured.format = FormatReport::Json(JsonReport {
+                        shortened: None,
+                        pretty: false,
+                    });
+                }
+                Outcome::NotJson(Some(reason)) => captured.format = FormatReport::NotJson(reason),
+                Outcome::NotJson(None) => {}
+            }
+        }
+        let shortened = matches!(&captured.format, FormatReport::Json(json) if json.shortened.is_some());
         // A spill-dir file is only a safety copy of output that fit, unless
-        // the output names it: a cut marker or a binary summary.
-        let pointed_to = captured.cut.is_some() || self.stage.names_spill();
+        // the output names it: a cut marker, a shortened document's header
+        // or a binary summary.
+        let pointed_to = captured.cut.is_some() || shortened || self.stage.names_spill();
         let spill_facts = SpillFacts {
             omitted_lines: captured
                 .cut
@@ -132,7 +197,10 @@ impl Stream {
         StreamReport {
             bytes,
             lines: captured.counters.lines(),
-            tokens: measure::approx_tokens(bytes),
+            tokens: captured
+                .tokens
+                .map_or(measure::approx_tokens(bytes), |total| total.tokens),
+            tokens_estimated: captured.tokens.is_some_and(|total| total.estimated),
             head: captured.head,
             tail: captured.tail,
             cut: captured.cut,
@@ -146,6 +214,7 @@ impl Stream {
             cleaned,
             chars: captured.chars,
             spill,
+            format: captured.format,
         }
     }
 }
@@ -193,6 +262,13 @@ impl<W: Close> Printed<W> {
                 self.printed = settled.len();
             }
         }
+    }
+
+    /// Caps the stream by `plan` instead (`--profile auto` chose it);
+    /// nothing may have been fed yet.
+    pub(crate) fn replan(&mut self, plan: Plan) {
+        let spill = self.stream.spill.take();
+        self.stream = Stream::new(plan, spill);
     }
 
     /// True once writing the output failed (see [`Sink`]).

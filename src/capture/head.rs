@@ -59,7 +59,7 @@ impl HeadBuffer {
             cut::head_cut(&self.bytes, total, budget, self.line_limit_end) as usize
         } else {
             // Never past the budget's units, nor the `--lines` limit.
-            let in_budget = budget.measure.prefix_end(&self.bytes, budget.head) as usize;
+            let in_budget = budget.measure.sure_prefix_end(&self.bytes, budget.head) as usize;
             let arrived = self
                 .line_limit_end
                 .map_or(in_budget, |end| (end as usize).min(in_budget));

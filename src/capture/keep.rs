@@ -10,7 +10,8 @@
 use std::collections::VecDeque;
 
 use memchr::memchr;
-use regex::bytes::RegexSet;
+
+use crate::keep_match::KeepMatch;
 
 /// Lines longer than this (or than the budget) are matched on their first
 /// bytes only; they could not be kept anyway.
@@ -19,7 +20,8 @@ const MATCHED_PREFIX: usize = 64 * 1024;
 /// What to keep from the middle.
 #[derive(Clone, Debug)]
 pub(crate) struct KeepRules {
-    pub(crate) patterns: RegexSet,
+    /// The lines that match.
+    pub(crate) lines: KeepMatch,
     /// Lines kept before and after each match.
     pub(crate) context: usize,
     /// Bytes the kept lines may use in all.
@@ -27,13 +29,6 @@ pub(crate) struct KeepRules {
 }
 
 impl KeepRules {
-    /// Whether a line matches, without its terminator (so `$` works).
-    fn matches(&self, line: &[u8]) -> bool {
-        let content = line.strip_suffix(b"\n").unwrap_or(line);
-        let content = content.strip_suffix(b"\r").unwrap_or(content);
-        self.patterns.is_match(content)
-    }
-
     /// How much of a line is held: enough to keep it whole if it fits, and
     /// to match it.
     fn line_limit(&self) -> usize {
@@ -96,7 +91,7 @@ impl Picker {
     }
 
     pub(crate) fn offer(&mut self, rules: &KeepRules, mut line: MiddleLine) {
-        let undecided = rules.matches(&line.bytes);
+        let undecided = rules.lines.matches(&line.bytes);
         if line.len > self.budget {
             // It can never be kept: only its length matters now.
             line.bytes = Vec::new();
@@ -239,11 +234,13 @@ impl LineFeed {
 
 #[cfg(test)]
 mod tests {
+    use regex::bytes::RegexSet;
+
     use super::*;
 
     fn rules(patterns: &[&str], context: usize, budget: u64) -> KeepRules {
         KeepRules {
-            patterns: RegexSet::new(patterns).unwrap(),
+            lines: KeepMatch::new(RegexSet::new(patterns).unwrap()),
             context,
             budget,
         }

@@ -10,6 +10,7 @@ mod counters;
 mod head;
 pub(crate) mod keep;
 mod origins;
+pub(crate) mod records;
 mod tail;
 
 pub(crate) use counters::Counters;
@@ -17,12 +18,15 @@ pub(crate) use tail::TailRing;
 
 use memchr::{memchr_iter, memrchr};
 
+use crate::cut::records::Boundaries;
 use crate::cut::{self, CutMode, ESCAPE_LOOKBACK, Kept};
-use crate::measure::{CharCount, Measure};
-use crate::report::{Cut, KeptLines};
+use crate::format::Format;
+use crate::measure::{CharCount, Measure, RealCount, TokenCount, TokenTotal};
+use crate::report::{Cut, FormatReport, KeptLines};
 use head::HeadBuffer;
 use keep::{KeepRules, LineFeed, MiddleLine, Picker};
 use origins::Origins;
+use records::Records;
 
 /// The budget of one stream, resolved from the options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +46,8 @@ pub(crate) struct Budget {
     /// Whether to count the stream's characters (for `--style codex` and
     /// the `{omitted_chars}` placeholder).
     pub(crate) count_chars: bool,
+    /// With a real `--tokenizer`: the header's count of the stream.
+    pub(crate) count_tokens: Option<RealCount>,
 }
 
 /// Consumes a stream chunk by chunk and keeps what the output may need.
@@ -55,9 +61,12 @@ pub(crate) struct Capper {
     /// Characters so far, when the budget counts them or the output names
     /// them.
     chars: Option<CharCount>,
+    tokens: Option<TokenCount>,
     /// The offset of the next byte the tail ring lets go of.
     evicted_to: u64,
     keep: Option<Keeping>,
+    /// `--format diff` or `csv` (or `auto`): record boundaries.
+    records: Option<Records>,
 }
 
 /// `--keep` at work: one picker goes through the middle in order, from
@@ -85,10 +94,14 @@ pub(crate) struct Captured {
     pub(crate) hidden_matches: u64,
     /// The stream's characters, when counted.
     pub(crate) chars: Option<u64>,
+    /// The stream's real tokens, when counted.
+    pub(crate) tokens: Option<TokenTotal>,
+    /// What the record boundaries came to (`Text` without them).
+    pub(crate) format: FormatReport,
 }
 
 impl Capper {
-    pub(crate) fn new(budget: Budget, keep: Option<KeepRules>) -> Capper {
+    pub(crate) fn new(budget: Budget, keep: Option<KeepRules>, format: Format) -> Capper {
         // One byte more than the tail: whether B[h] = ESC is the `ESC \`
         // that ends a string before h depends on B[h+1].
         let head = HeadBuffer::new(
@@ -100,12 +113,16 @@ impl Capper {
             // tail cut can see where an escape sequence starts.
             tail: TailRing::new(capacity_for(&budget, budget.tail).saturating_add(ESCAPE_LOOKBACK)),
             evicted_to: head.capacity() as u64,
+            records: Records::new(format, head.capacity() as u64),
             head,
             budget,
             counters: Counters::default(),
             origins: Origins::default(),
             chars: (budget.count_chars || budget.measure == Measure::Chars)
                 .then(CharCount::default),
+            tokens: budget
+                .count_tokens
+                .map(|count| TokenCount::new(count.vocabulary, count.limit)),
             keep: keep.map(|rules| Keeping {
                 rules,
                 picking: None,
@@ -115,9 +132,15 @@ impl Capper {
     }
 
     pub(crate) fn push(&mut self, chunk: &[u8]) {
+        if let Some(records) = &mut self.records {
+            records.push(chunk);
+        }
         self.counters.push(chunk);
         if let Some(chars) = &mut self.chars {
             chars.push(chunk);
+        }
+        if let Some(tokens) = &mut self.tokens {
+            tokens.push(chunk);
         }
         let into_head = self.head.room().min(chunk.len());
         if into_head > 0 {
@@ -147,6 +170,9 @@ impl Capper {
         });
         if self.origins.has_pending() {
             self.origins.forget_before(self.evicted_to);
+        }
+        if let Some(records) = &mut self.records {
+            records.evicted_to(self.evicted_to);
         }
     }
 
@@ -181,28 +207,36 @@ impl Capper {
 
     /// Ends the stream and decides the cuts; a cut head keeps at least the
     /// `printed` bytes that `--live` already printed.
-    pub(crate) fn finish(self, printed: usize) -> Captured {
+    pub(crate) fn finish(mut self, printed: usize) -> Captured {
+        let boundaries = self.records.as_mut().and_then(Records::finish);
         let counters = self.counters;
         let n = counters.bytes();
         let line_limit_end = self.head.line_limit_end();
         let chars = self.chars.as_ref().map(CharCount::total);
+        let tokens = self.tokens.map(TokenCount::finish);
         let units = match self.budget.measure {
             Measure::Bytes => n,
             Measure::Chars => chars.unwrap_or_default(),
+            Measure::Tokens(_) => tokens.map_or(0, |total| total.tokens),
         };
-        let fits = units <= self.budget.head.saturating_add(self.budget.tail)
-            && self.budget.lines.is_none_or(|max| counters.lines() <= max);
         let mut head = self.head.into_vec();
         // When head and ring together hold every byte, join them so both
         // cuts search one buffer; otherwise the ring holds the last bytes.
         let tail_start = n - self.tail.len() as u64;
         let joined = head.len() as u64 == tail_start;
+        // (A stream within the budget is always held whole; an estimated
+        // token count may not be.)
+        let fits = units <= self.budget.head.saturating_add(self.budget.tail)
+            && self.budget.lines.is_none_or(|max| counters.lines() <= max)
+            && joined;
         let mut tail = self.tail.into_vec();
         if joined {
             head.append(&mut tail);
         }
+        let records = self.records.as_ref().filter(|_| boundaries.is_some());
         if fits {
             return Captured {
+                format: records.map_or(FormatReport::Text, |records| records.report(None, &head)),
                 head,
                 tail: Vec::new(),
                 cut: None,
@@ -210,6 +244,7 @@ impl Capper {
                 kept: Vec::new(),
                 hidden_matches: 0,
                 chars,
+                tokens,
             };
         }
         let (tail_bytes, tail_start) = if joined {
@@ -226,7 +261,8 @@ impl Capper {
             lines: counters.lines(),
             line_limit_end,
         };
-        let (h, t) = cut::decide(&kept, &self.budget, printed as u64);
+        let boundaries = boundaries.as_ref().map(|sorted| Boundaries { sorted });
+        let (h, t) = cut::decide(&kept, &self.budget, printed as u64, boundaries.as_ref());
         // The lines (of the capped stream) that hold B[h] and B[t-1].
         let first_line = 1 + memchr_iter(b'\n', &head[..h as usize]).count() as u64;
         let newlines_from_t = memchr_iter(b'\n', &tail_bytes[(t - 1 - tail_start) as usize..]).count();
@@ -237,7 +273,11 @@ impl Capper {
             first_omitted_line: self.origins.raw_lines(first_line).0,
             last_omitted_line: self.origins.raw_lines(last_line).1,
         };
+        let format = records.map_or(FormatReport::Text, |records| records.report(Some((h, t)), &head));
         let (kept_lines, hidden_matches) = match self.keep {
+            // `auto` found a diff: lines kept from its middle would break
+            // its hunks apart.
+            _ if boundaries.is_some() => (Vec::new(), 0),
             None => (Vec::new(), 0),
             Some(keeping) => {
                 // What of the middle is still in the buffers: all of it
@@ -260,6 +300,8 @@ impl Capper {
             kept: kept_lines,
             hidden_matches,
             chars,
+            tokens,
+            format,
         }
     }
 }
@@ -375,7 +417,7 @@ mod tests {
     use super::*;
 
     fn capture(input: &[u8], budget: Budget) -> Captured {
-        let mut capper = Capper::new(budget, None);
+        let mut capper = Capper::new(budget, None, Format::Text);
         capper.push(input);
         capper.finish(0)
     }
@@ -389,6 +431,7 @@ mod tests {
             measure: Measure::Bytes,
             escapes: true,
             count_chars: false,
+            count_tokens: None,
         }
     }
 
@@ -458,7 +501,7 @@ mod tests {
             cut: CutMode::Lines,
             ..bytes(1_000, 1_000)
         };
-        let mut capper = Capper::new(budget, None);
+        let mut capper = Capper::new(budget, None, Format::Text);
         capper.push(b"first\nsecond");
         assert_eq!(capper.settled_head(), b"first\n");
         for _ in 0..50 {
@@ -492,7 +535,7 @@ mod tests {
                 ..bytes(head, tail)
             };
             let input = s.as_bytes();
-            let mut live = Capper::new(budget, None);
+            let mut live = Capper::new(budget, None, Format::Text);
             let mut printed = 0;
             for piece in input.chunks(chunk) {
                 live.push(piece);

@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
+use super::profile;
 use crate::{
-    Binary, Config, CutMode, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
-    StoreCommand, StoreTarget, Style, WrapConfig, parse_count, parse_duration, parse_size,
+    Binary, Config, CutMode, Format, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
+    StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count, parse_duration, parse_size,
     parse_size_or_percent,
 };
 
@@ -66,7 +67,8 @@ When the input does not fit:
   {head}
   [... {N} bytes truncated ...]
   {tail}
-where T = ceil(bytes/4) and L is the number of lines. With a spill file \
+where T = ceil(bytes/4) (or the --tokenizer's count; ~T when estimated) and \
+L is the number of lines. With a spill file \
 the marker reads
   [... {N} bytes truncated (lines {A}-{B}); full output in {PATH} ...]
 Cuts never split a UTF-8 character, and with --cut lines (the default) they \
@@ -89,8 +91,9 @@ still wins); 2 usage error.",
     (
         "Environment",
         "\
-TOOLCAP_MAX sets the default of --max; TOOLCAP_SPILL_DIR sets the default \
-of --spill-dir (--no-spill turns it off). Empty values count as unset.",
+TOOLCAP_MAX sets the default of --max; TOOLCAP_TOKENIZER the default of \
+--tokenizer; TOOLCAP_SPILL_DIR sets the default of --spill-dir (--no-spill \
+turns it off). Empty values count as unset.",
     ),
 ];
 
@@ -102,10 +105,12 @@ const SYNOPSIS: [&str; 3] = [
     "[OPTIONS] -c STRING",
 ];
 
-const WRAP_MODE: &str = "Wrap mode";
+pub(super) const WRAP_MODE: &str = "Wrap mode";
 const CLEANING: &str = "Cleaning (before the cap; the spill file stays raw)";
 const KEEPING: &str = "Keeping lines from the cut middle";
 const STORE: &str = "Spill store";
+const FORMATS: &str = "Formats (cuts never land inside a record)";
+const PROFILES: &str = "Profiles (per-tool options)";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -134,16 +139,44 @@ struct Args {
     )]
     max: Option<u64>,
 
-    /// Budget in tokens: --max = 4 * N bytes
+    /// Budget in tokens (of 4 bytes, or of --tokenizer)
     #[arg(
         long,
         value_name = "COUNT",
         value_parser = parse_count,
         conflicts_with = "max",
-        long_help = "Budget in tokens of 4 bytes each: --max = 4 * COUNT bytes. Combines with \
-                     --head or --tail, not both.\n\nExample: --tokens 2500"
+        long_help = "Budget in tokens. With --tokenizer approx (the default) a token is 4 bytes: \
+                     --max = 4 * COUNT bytes, and --head or --tail (not both) are bytes. With a \
+                     real tokenizer the head is the longest prefix of at most floor(COUNT/2) \
+                     tokens and the tail the longest suffix of the rest, each counted on its \
+                     own, then snapped to lines as --cut says; --head and --tail are then \
+                     tokens too.\n\nExample: --tokens 2500 --tokenizer o200k"
     )]
     tokens: Option<u64>,
+
+    /// What a token is: approx (4 bytes), o200k or cl100k [default: approx]
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_enum,
+        long_help = "What a token is, for --tokens and the header's original token count. \
+                     approx: ceil(bytes/4), free. o200k (GPT-4o, GPT-4.1, o-series, GPT-5) and \
+                     cl100k (GPT-4, GPT-3.5): OpenAI's vocabularies, built in; invalid UTF-8 is \
+                     counted as U+FFFD. Loading one takes about 0.1 s; counting runs on a \
+                     thread of its own. [default: approx, or TOOLCAP_TOKENIZER]"
+    )]
+    tokenizer: Option<TokenizerArg>,
+
+    /// Count real tokens exactly up to SIZE bytes, then extrapolate
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        long_help = "With a real --tokenizer, the header's count is exact for the first SIZE \
+                     bytes of the stream and extrapolated past them at the same tokens per \
+                     byte, shown as ~N. [default: 64Mi]"
+    )]
+    count_limit: Option<u64>,
 
     /// Budget in Unicode characters instead of bytes
     #[arg(
@@ -418,11 +451,11 @@ struct Args {
     )]
     utf8: bool,
 
-    /// All of the above that agents want: --strip-ansi --collapse-cr --squeeze --binary summary --utf8
+    /// All of the above that agents want: --strip-ansi --collapse-cr --squeeze --fold --binary summary --utf8
     #[arg(
         long,
         help_heading = CLEANING,
-        long_help = "Shorthand for --strip-ansi --collapse-cr --squeeze --binary summary \
+        long_help = "Shorthand for --strip-ansi --collapse-cr --squeeze --fold --binary summary \
                      --utf8, the recommended setting for agents."
     )]
     clean: bool,
@@ -463,6 +496,91 @@ struct Args {
                      more matching lines are not shown. [default: 25% of --max]"
     )]
     keep_max: Option<u64>,
+
+    /// What the input holds: text, json, diff, csv or auto
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = FORMATS,
+        long_help = "What the input holds, so that no cut lands inside a record. text: lines \
+                     and bytes. json: one document, shortened inside until it fits (valid JSON \
+                     of the same shape, every count exact; the budget counts its bytes as \
+                     printed); not JSON, or larger than --json-limit: capped as text, with a \
+                     'Format: not JSON (REASON); capped as text' header line. diff: cuts at hunk \
+                     or file boundaries, the marker naming the hunks and files left out. csv: \
+                     cuts at rows (quoted newlines respected), the header row repeated before \
+                     the tail. auto: json when the first non-blank byte is { or [ and the input \
+                     parses, diff when it starts with 'diff --git' or '--- ', else text. Not \
+                     with --live or --style codex; json, diff and csv not with --keep. \
+                     [default: text]\n\nExample: git diff | toolcap --format diff"
+    )]
+    format: Option<FormatArg>,
+
+    /// Largest JSON document parsed (default 64Mi); larger is text
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        help_heading = FORMATS,
+        long_help = "--format json and auto hold the document in memory up to SIZE; a larger \
+                     one is capped as text. [default: 64Mi]"
+    )]
+    json_limit: Option<u64>,
+
+    /// Print a shortened JSON document pretty (2 spaces)
+    #[arg(
+        long,
+        help_heading = FORMATS,
+        long_help = "Print a shortened JSON document pretty, indented by 2 spaces. By default it \
+                     is printed as the input looked: pretty when a newline lies within its \
+                     first 200 bytes, else compact. A document that fits passes unchanged."
+    )]
+    pretty: bool,
+    // --fold and --profile (issue 13).
+    /// Fold runs of 3+ similar lines (equal but for numbers, ids, spacing)
+    #[arg(
+        long,
+        help_heading = CLEANING,
+        long_help = "A run of k >= 3 consecutive similar lines becomes its first line, '[... {K} \
+                     similar lines folded ...]' (K = k - 2; with a spill file '(lines {A}-{B})' \
+                     names the raw lines) and its last line. Similar: equal after masking, \
+                     where a run of 8+ hex digits or of digits (with one '.' inside) is one \
+                     placeholder, and spaces and tabs one space. Lines --keep or --keep-errors \
+                     match are never folded. Lines over 64 KiB are never folded."
+    )]
+    fold: bool,
+
+    /// With --fold: lines matching REGEX are similar to each other
+    #[arg(
+        long,
+        value_name = "REGEX",
+        help_heading = CLEANING,
+        long_help = "With --fold: lines that match REGEX are similar to each other, whatever \
+                     else they hold; a line belongs to the first pattern it matches, and lines \
+                     of different patterns (or of none) are not similar. May be given several \
+                     times.\n\nExample: --fold-pattern '^ +Compiling '"
+    )]
+    fold_pattern: Vec<String>,
+
+    /// Per-tool options: NAME, auto (by the command or input) or none
+    #[arg(
+        long,
+        value_name = "NAME",
+        help_heading = PROFILES,
+        long_help = "Add a profile's options, which know what matters in a tool's output \
+                     (pytest, cargo, go, npm, make, git, listing, and the user's own in \
+                     ${XDG_CONFIG_HOME:-~/.config}/toolcap/profiles.toml). auto: the profile \
+                     that matches the command (looking through env, sudo, time, nice, timeout, \
+                     uv run, npx, python -m and sh -c), or in filter mode the input's first 4 \
+                     KiB; none if nothing matches. Options given on the command line win. \
+                     [default: none]\n\nExample: --profile auto"
+    )]
+    profile: Option<String>,
+
+    /// List the profiles: what each matches, and its options
+    #[arg(long, help_heading = PROFILES)]
+    profiles: bool,
 
     /// Run STRING with /bin/sh -c (or --shell)
     #[arg(
@@ -589,9 +707,35 @@ fn parse_lines(text: &str) -> Result<LinesArg, String> {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TokenizerArg {
+    Approx,
+    O200k,
+    Cl100k,
+}
+
+impl From<TokenizerArg> for Tokenizer {
+    fn from(arg: TokenizerArg) -> Tokenizer {
+        match arg {
+            TokenizerArg::Approx => Tokenizer::Approx,
+            TokenizerArg::O200k => Tokenizer::O200k,
+            TokenizerArg::Cl100k => Tokenizer::Cl100k,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum StyleArg {
     Toolcap,
     Codex,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+    Diff,
+    Csv,
+    Auto,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -607,7 +751,7 @@ enum StderrArg {
 }
 
 /// The full clap definition, with the sections after the options.
-fn command() -> clap::Command {
+pub(super) fn command() -> clap::Command {
     let after: Vec<String> = SECTIONS
         .iter()
         .map(|(title, text)| format!("{title}:\n{text}"))
@@ -632,6 +776,8 @@ pub(crate) enum Stop {
     Info(clap::Error),
     /// A usage error, as one line.
     Usage(String),
+    /// Text for stdout (`--profiles`), exit 0.
+    Print(String),
 }
 
 /// Parses the arguments (`argv[0]` first) and the process's environment
@@ -645,14 +791,7 @@ pub(crate) fn parse_from(
     env: impl Fn(&str) -> Option<OsString>,
 ) -> Result<Config, Stop> {
     let argv: Vec<OsString> = argv.into_iter().collect();
-    let matches: ArgMatches = command().try_get_matches_from(&argv).map_err(|err| {
-        if err.use_stderr() {
-            Stop::Usage(one_line(&err))
-        } else {
-            Stop::Info(err)
-        }
-    })?;
-    let args = Args::from_arg_matches(&matches).map_err(|err| Stop::Usage(one_line(&err)))?;
+    let (matches, args) = parse_args(&argv)?;
     // `toolcap --` alone would read stdin and hang on a terminal: what
     // follows `--` is the program, and there is none.
     let dangling_separator = argv.last().is_some_and(|last| last == "--");
@@ -661,14 +800,45 @@ pub(crate) fn parse_from(
             "no program after '--': give one, as in 'toolcap -- make test'".into(),
         ));
     }
-    args.into_config(env).map_err(Stop::Usage)
+    if args.profiles {
+        return Err(profile::listing(&env).map_or_else(Stop::Usage, Stop::Print));
+    }
+    let choice = args.profile.clone();
+    let config = args.into_config(&env).map_err(Stop::Usage)?;
+    match choice {
+        None => Ok(config),
+        Some(choice) => {
+            // The profile's options in front of the user's, parsed again.
+            let reparse = |argv: Vec<OsString>| {
+                let (_, args) = parse_args(&argv).map_err(|stop| match stop {
+                    Stop::Usage(message) | Stop::Print(message) => message,
+                    Stop::Info(info) => one_line(&info),
+                })?;
+                args.into_config(&env)
+            };
+            profile::apply(&choice, config, &argv, &matches, &env, &reparse).map_err(Stop::Usage)
+        }
+    }
+}
+
+/// The arguments as clap reads them, and as `Args`.
+fn parse_args(argv: &[OsString]) -> Result<(ArgMatches, Args), Stop> {
+    let matches: ArgMatches = command().try_get_matches_from(argv).map_err(|err| {
+        if err.use_stderr() {
+            Stop::Usage(one_line(&err))
+        } else {
+            Stop::Info(err)
+        }
+    })?;
+    let args = Args::from_arg_matches(&matches).map_err(|err| Stop::Usage(one_line(&err)))?;
+    Ok((matches, args))
 }
 
 /// clap's error as one line: its first line without `error: `, the
 /// indented list that may follow it (missing arguments) joined in, and its
 /// suggestions kept, except the tip to write `-- -1`, which would run a
 /// program named `-1`.
-fn one_line(err: &clap::Error) -> String {
+pub(super) fn one_line(err: &clap::Error) -> String {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     // A value our parsers refused: built from its parts, so that a value
     // with a newline in it is quoted whole.
@@ -733,6 +903,23 @@ impl Args {
         if let Some(chars) = self.chars {
             options = options.chars(chars);
         }
+        let tokenizer = match (self.tokenizer, env("TOOLCAP_TOKENIZER")) {
+            (Some(arg), _) => arg,
+            (None, Some(value)) => value
+                .to_str()
+                .and_then(|name| TokenizerArg::from_str(name, false).ok())
+                .ok_or_else(|| {
+                    format!(
+                        "invalid TOOLCAP_TOKENIZER '{}': expected approx, o200k or cl100k",
+                        value.to_string_lossy()
+                    )
+                })?,
+            (None, None) => TokenizerArg::Approx,
+        };
+        options = options.tokenizer(tokenizer.into());
+        if let Some(limit) = self.count_limit {
+            options = options.count_limit(limit);
+        }
         if let Some(head) = self.head {
             options = options.head(head);
         }
@@ -774,11 +961,12 @@ impl Args {
         if let Some(template) = self.marker_template {
             options = options.marker_template(template);
         }
-        // --clean is the five below; an explicit --binary still wins.
+        // --clean is the six below; an explicit --binary still wins.
         options = options
             .strip_ansi(self.clean || self.strip_ansi)
             .collapse_cr(self.clean || self.collapse_cr)
             .squeeze(self.clean || self.squeeze)
+            .fold(self.clean || self.fold)
             .utf8(self.clean || self.utf8)
             .binary(match (self.binary, self.clean) {
                 (Some(BinaryArg::Summary), _) | (None, true) => Binary::Summary,
@@ -794,12 +982,28 @@ impl Args {
         for pattern in self.keep {
             options = options.keep(pattern);
         }
+        for pattern in self.fold_pattern {
+            options = options.fold_pattern(pattern);
+        }
         options = options
             .keep_errors(self.keep_errors)
             .keep_context(self.keep_context.unwrap_or(0));
         if let Some(max) = self.keep_max {
             options = options.keep_max(max);
         }
+        if let Some(format) = self.format {
+            options = options.format(match format {
+                FormatArg::Text => Format::Text,
+                FormatArg::Json => Format::Json,
+                FormatArg::Diff => Format::Diff,
+                FormatArg::Csv => Format::Csv,
+                FormatArg::Auto => Format::Auto,
+            });
+        }
+        if let Some(limit) = self.json_limit {
+            options = options.json_limit(limit);
+        }
+        options = options.pretty(self.pretty);
         let default_store = || {
             StoreTarget::default_dir(env)
                 .ok_or("--store needs a home for the default store: set HOME or XDG_CACHE_HOME")
@@ -948,7 +1152,7 @@ mod tests {
                 .map(|(_, value)| value.into())
         })
         .map_err(|stop| match stop {
-            Stop::Usage(message) => message,
+            Stop::Usage(message) | Stop::Print(message) => message,
             Stop::Info(info) => info.to_string(),
         })
     }

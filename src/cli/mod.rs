@@ -4,6 +4,7 @@
 //! is not part of the library's stable API.
 
 mod args;
+mod profile;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -35,6 +36,11 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
             print_error(&message);
             return EXIT_USAGE;
         }
+        Err(args::Stop::Print(text)) => {
+            // Nothing sensible is left to do if stdout is gone.
+            let _ = io::stdout().lock().write_all(text.as_bytes());
+            return 0;
+        }
     };
     let own_failure = match config.mode {
         Mode::Wrap(_) => EXIT_TOOLCAP_FAILED_WRAPPED,
@@ -55,19 +61,22 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
 }
 
 /// The [`Config`](crate::Config) the command line makes of `argv`
-/// (`argv[0]` first), reading nothing from the environment but `HOME` and
-/// `XDG_CACHE_HOME` (where the default store is): for the Python package,
-/// which takes its options in the command line's words so that they mean
-/// the same and are refused with the same message. Help and version are
+/// (`argv[0]` first), reading nothing from the environment but `HOME`,
+/// `XDG_CACHE_HOME` (where the default store is) and `XDG_CONFIG_HOME`
+/// (where profiles.toml is): for the Python package, which takes its
+/// options in the command line's words so that they mean the same and are
+/// refused with the same message. Help, version and `--profiles` are
 /// refused too.
 pub fn config(argv: impl IntoIterator<Item = OsString>) -> Result<crate::Config, String> {
     let env = |name: &str| match name {
-        "HOME" | "XDG_CACHE_HOME" => std::env::var_os(name),
+        "HOME" | "XDG_CACHE_HOME" | "XDG_CONFIG_HOME" => std::env::var_os(name),
         _ => None,
     };
     args::parse_from(argv, env).map_err(|stop| match stop {
         args::Stop::Usage(message) => message,
-        args::Stop::Info(_) => "help and version are for the command line".into(),
+        args::Stop::Info(_) | args::Stop::Print(_) => {
+            "help, version and --profiles are for the command line".into()
+        }
     })
 }
 

@@ -6,13 +6,17 @@
 //!
 //! It sees byte slices only; it neither reads input nor formats output.
 
+pub(crate) mod csv;
+pub(crate) mod diff;
 mod lines;
+pub(crate) mod records;
 pub(crate) mod utf8;
 
 use memchr::{memrchr, memrchr_iter};
 
 use crate::capture::Budget;
 use crate::escape;
+use records::Boundaries;
 
 /// How far back from a cut the escape rule looks for the start of a
 /// sequence (also how much further back than its budget the tail ring
@@ -58,9 +62,40 @@ impl Kept<'_> {
 
 /// Decides both cuts (h, t) of a stream that does not fit its budget. A
 /// head that `--live` already printed (`printed` bytes) stays the head.
-pub(crate) fn decide(kept: &Kept, budget: &Budget, printed: u64) -> (u64, u64) {
-    let head_end = head_cut(kept.head, kept.n, budget, kept.line_limit_end).max(printed);
-    (head_end, tail_cut(kept, budget))
+/// With record `boundaries` (`--format diff` or `csv`), each cut moves to
+/// the nearest one within its budget, when there is one, instead of
+/// following the steps below.
+pub(crate) fn decide(
+    kept: &Kept,
+    budget: &Budget,
+    printed: u64,
+    boundaries: Option<&Boundaries>,
+) -> (u64, u64) {
+    let head_limit = head_limit(kept.head, kept.n, budget, kept.line_limit_end);
+    let head_end = boundaries
+        .and_then(|boundaries| boundaries.head(head_limit))
+        .unwrap_or_else(|| head_cut(kept.head, kept.n, budget, kept.line_limit_end));
+    let tail_start = boundaries
+        .and_then(|boundaries| boundaries.tail(tail_limit(kept, budget), kept.n))
+        .unwrap_or_else(|| tail_cut(kept, budget));
+    (head_end.max(printed), tail_start)
+}
+
+/// Step 1 of the head cut: H in the budget's measure, and with `--lines
+/// N` at most the end of line floor(N/2).
+fn head_limit(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
+    let measured = budget.measure.prefix_end(head, budget.head);
+    measured.min(n).min(line_limit_end.unwrap_or(u64::MAX))
+}
+
+/// Step 1 of the tail cut: n - T in the budget's measure, and with
+/// `--lines N` at least the start of the last N - floor(N/2) lines.
+fn tail_limit(kept: &Kept, budget: &Budget) -> u64 {
+    let mut t = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
+    if let Some(max) = budget.lines {
+        t = t.max(start_of_last_lines(kept, max - max / 2));
+    }
+    t
 }
 
 /// The head cut h, from B[0:H+2] (or all of B when shorter) and n:
@@ -69,22 +104,25 @@ pub(crate) fn decide(kept: &Kept, budget: &Budget, printed: u64) -> (u64, u64) {
 /// 2. while B[h] is a UTF-8 continuation byte, h moves back (at most 3);
 /// 3. if h falls inside an escape sequence, h moves back to its start;
 /// 4. `--cut lines`: h moves back to just after the last `\n` in B[0:h]
-///    when that loses at most floor(H/4) bytes.
+///    when that loses at most floor(H/4) bytes;
+/// 5. in tokens, h moves back a character at a time while B[0:h] counts
+///    more than H (a shorter text can count more).
 pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
     let measured = budget.measure.prefix_end(head, budget.head);
-    let h = measured.min(n).min(line_limit_end.unwrap_or(u64::MAX));
+    let h = head_limit(head, n, budget, line_limit_end);
     let h = utf8::move_head_back(h, n, |i| head[i as usize]);
     let h = if budget.escapes {
         out_of_sequence_back(head, h as usize) as u64
     } else {
         h
     };
-    match budget.cut {
+    let h = match budget.cut {
         CutMode::Lines => {
             lines::snap_head(head, h, budget.measure.side_bytes(budget.head, measured))
         }
         CutMode::Bytes => h,
-    }
+    };
+    budget.measure.fit_prefix(head, h, budget.head)
 }
 
 /// The tail cut t, mirroring [`head_cut`]:
@@ -93,25 +131,25 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
 /// 2. while B[t] is a UTF-8 continuation byte, t moves forward (at most 3);
 /// 3. if t falls inside an escape sequence, t moves forward to its end;
 /// 4. `--cut lines`: t moves forward to just after the first `\n` at or
-///    after t-1 when that loses at most floor(T/4) bytes.
+///    after t-1 when that loses at most floor(T/4) bytes;
+/// 5. in tokens, t moves forward while B[t:n] counts more than T.
 fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
     let measured = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
     let side_bytes = budget.measure.side_bytes(budget.tail, kept.n - measured);
-    let mut t = measured;
-    if let Some(max) = budget.lines {
-        t = t.max(start_of_last_lines(kept, max - max / 2));
-    }
+    let t = tail_limit(kept, budget);
     let t = utf8::move_tail_forward(t, kept.n, |i| kept.tail_from(i)[0]);
     let t = if budget.escapes {
         out_of_sequence_forward(kept, t)
     } else {
         t
     };
-    match budget.cut {
+    let t = match budget.cut {
         // t > h >= 0 here, so B[t-1] is a kept byte.
         CutMode::Lines => t + lines::snap_tail(kept.tail_from(t - 1), side_bytes),
         CutMode::Bytes => t,
-    }
+    };
+    let window = kept.tail_from(kept.tail_start);
+    kept.tail_start + budget.measure.fit_suffix(window, t - kept.tail_start, budget.tail)
 }
 
 /// Where the grammar may start reading before `at`: the line's start (no

@@ -8,13 +8,15 @@ use std::io::{self, Write};
 use serde_json::{Map, Value, json};
 
 use super::text::{self, HeaderPlace, TextStyle};
-use crate::config::{Config, Mode, StderrMode};
+use crate::config::{Config, Mode, ProfileChoice, StderrMode};
 use crate::error::Error;
-use crate::report::{ChildExit, Report, SpillReport, StreamReport};
+use crate::report::{ChildExit, FormatReport, Report, SpillReport, StreamReport};
 
 /// How the text inside the report is laid out, as the text mode would.
 pub(crate) struct Layout {
     pub(crate) header: bool,
+    /// `--tokenizer`, which the token counts are in.
+    pub(crate) tokenizer: &'static str,
     /// Wrap mode's status line after the output.
     pub(crate) status_line: bool,
     /// The style of each stream (a separate stderr may have its own
@@ -24,8 +26,16 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
-    /// The layout of a run of `config`.
-    pub(crate) fn of(config: &Config) -> Result<Layout, Error> {
+    /// The layout of `report`, a run of `config`: with the options of the
+    /// profile the input chose, if it did (`--profile auto`, filter mode).
+    pub(crate) fn of(config: &Config, report: &Report) -> Result<Layout, Error> {
+        let options = match (&config.profile, &report.profile) {
+            (ProfileChoice::FromInput(profiles), Some(name)) => profiles
+                .iter()
+                .find(|profile| &profile.name == name)
+                .map_or(&config.options, |profile| &profile.options),
+            _ => &config.options,
+        };
         let (status_line, stderr_max) = match &config.mode {
             Mode::Wrap(wrap) => (
                 wrap.status_line,
@@ -37,10 +47,11 @@ impl Layout {
             _ => (false, None),
         };
         Ok(Layout {
-            header: config.options.has_header(),
+            header: options.has_header(),
+            tokenizer: options.tokenizer_name(),
             status_line,
-            output_style: config.options.plan()?.text,
-            stderr_style: config.options.stderr_plan(stderr_max)?.text,
+            output_style: options.plan()?.text,
+            stderr_style: options.stderr_plan(stderr_max)?.text,
         })
     }
 
@@ -92,7 +103,9 @@ pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layou
         let fields = stream_fields(stderr, &layout.text(true), None)?;
         object.insert("stderr".into(), Value::Object(fields));
     }
+    object.insert("tokenizer".into(), json!(layout.tokenizer));
     object.insert("interrupted_by".into(), json!(report.interrupted_by));
+    object.insert("profile".into(), json!(report.profile));
     let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
     object.insert("problems".into(), json!(problems));
     serde_json::to_writer(&mut *out, &Value::Object(object)).map_err(io::Error::from)?;
@@ -108,6 +121,14 @@ fn stream_fields(
     let mut text = Vec::new();
     text::write_output(&mut text, stream, layout, 0, trailer)?;
     let kept: u64 = stream.kept.iter().map(|block| block.bytes.len() as u64).sum();
+    // A shortened document is the head, and what it does not print of the
+    // stream is what was omitted.
+    let document = stream.shortened_json().map(|document| document.len() as u64 + 1);
+    let head_bytes = document.unwrap_or(stream.head.len() as u64);
+    let omitted = match (document, stream.cut) {
+        (Some(printed), _) => stream.bytes.saturating_sub(printed),
+        (None, cut) => cut.map_or(0, |cut| cut.omitted_bytes() - kept),
+    };
     let mut fields = Map::new();
     let mut put = |name: &str, value: Value| {
         fields.insert(name.to_string(), value);
@@ -117,12 +138,10 @@ fn stream_fields(
     put("bytes", json!(stream.bytes));
     put("lines", json!(stream.lines));
     put("tokens", json!(stream.tokens));
-    put("head_bytes", json!(stream.head.len()));
+    put("tokens_estimated", json!(stream.tokens_estimated));
+    put("head_bytes", json!(head_bytes));
     put("tail_bytes", json!(stream.tail.len()));
-    put(
-        "omitted_bytes",
-        json!(stream.cut.map_or(0, |cut| cut.omitted_bytes() - kept)),
-    );
+    put("omitted_bytes", json!(omitted));
     put(
         "omitted_lines",
         json!(stream.cut.map(|cut| [cut.first_omitted_line, cut.last_omitted_line])),
@@ -141,5 +160,18 @@ fn stream_fields(
     put("spill", spill);
     put("spill_id", spill_id);
     put("spill_error", spill_error);
+    // --format: what applied, why JSON fell back, what a diff's cut held.
+    put("format", json!(stream.format.name()));
+    let fallback = match &stream.format {
+        FormatReport::NotJson(reason) => json!(reason),
+        _ => Value::Null,
+    };
+    put("format_fallback", fallback);
+    let (hunks, files) = match &stream.format {
+        FormatReport::Diff(diff) if stream.cut.is_some() => (json!(diff.hunks), json!(diff.files)),
+        _ => (Value::Null, Value::Null),
+    };
+    put("omitted_hunks", hunks);
+    put("omitted_files", files);
     Ok(fields)
 }

@@ -19,7 +19,8 @@ use crate::report::{Report, StreamReport};
 
 /// Writes `report` in toolcap's default format: the stream unchanged when
 /// it fitted; otherwise the warning header (unless `options` turn it
-/// off), the head, the marker line and the tail.
+/// off), the head, the marker line and the tail, or for a JSON document
+/// that `--format json` shortened, the header and the document.
 pub fn render(report: &StreamReport, options: &Options, out: &mut impl Write) -> io::Result<()> {
     let header = if options.has_header() {
         text::HeaderPlace::Top
@@ -59,7 +60,7 @@ pub struct Rendered {
 ///
 /// [`Error::Usage`] when the options of `config` contradict each other.
 pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
-    let layout = json::Layout::of(config)?;
+    let layout = json::Layout::of(config, report)?;
     let trailer = layout.trailer(report);
     let mut output = Vec::new();
     text::write_output(&mut output, &report.output, &layout.text(false), 0, trailer.as_deref())

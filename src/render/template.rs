@@ -57,6 +57,8 @@ pub(crate) struct Template {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Values {
     pub(crate) tokens: u64,
+    /// `tokens` is an estimate: shown as `~N`.
+    pub(crate) tokens_estimated: bool,
     pub(crate) lines: u64,
     pub(crate) bytes: u64,
     pub(crate) omitted_bytes: u64,
@@ -161,7 +163,10 @@ impl Template {
                         }
                     };
                     let text = match field {
-                        Field::Tokens => number(values.tokens),
+                        Field::Tokens => {
+                            let tilde = if values.tokens_estimated { "~" } else { "" };
+                            format!("{tilde}{}", number(values.tokens))
+                        }
                         Field::Lines => number(values.lines),
                         Field::Bytes => number(values.bytes),
                         Field::OmittedBytes => number(values.omitted_bytes),

@@ -8,7 +8,9 @@ use std::os::unix::ffi::OsStrExt;
 use super::template::{Field, Template, Values};
 use crate::escape;
 use crate::measure::count_chars;
-use crate::report::{ChildExit, ChildReport, Cut, KeptLines, SpillReport, StreamReport};
+use crate::report::{
+    ChildExit, ChildReport, Cut, DiffReport, FormatReport, KeptLines, SpillReport, StreamReport,
+};
 use crate::spill::store::show_command;
 use crate::size::format_duration;
 use crate::sys::signal_name;
@@ -116,11 +118,20 @@ pub(crate) fn write_stream(
     already_written: usize,
 ) -> io::Result<()> {
     let head = &report.head[already_written..];
+    if let Some(document) = report.shortened_json() {
+        // `--format json`: the shortened document instead of head, marker
+        // and tail (`--live`, which would put the header last, is refused).
+        if layout.header != HeaderPlace::Omitted {
+            write_header(out, report, None, layout, true)?;
+        }
+        out.write_all(document)?;
+        return out.write_all(b"\n");
+    }
     let Some(cut) = &report.cut else {
         return out.write_all(head);
     };
     if layout.header == HeaderPlace::Top {
-        write_header(out, report, cut, layout, true)?;
+        write_header(out, report, Some(cut), layout, true)?;
     }
     if let Some(codex) = layout.style.codex {
         // codex: prefix, marker, suffix, and no newline added anywhere.
@@ -153,7 +164,7 @@ pub(crate) fn write_stream(
                     );
                     write_line(out, &template.render(&values))?;
                 }
-                None => write_marker(out, gap, report.spill.as_ref())?,
+                None => write_marker(out, gap, report.spill.as_ref(), &report.format)?,
             }
         }
         if let Some(kept) = gap.then_kept {
@@ -161,12 +172,18 @@ pub(crate) fn write_stream(
             style_on = escape::style_after(style_on, &kept.bytes);
         }
     }
+    if let FormatReport::Csv(csv) = &report.format {
+        // The header row makes the tail self-describing; outside the budget.
+        if let Some(row) = &csv.header_row {
+            out.write_all(row)?;
+        }
+    }
     out.write_all(&report.tail)?;
     if layout.header == HeaderPlace::Bottom {
         if report.tail.last().is_some_and(|&b| b != b'\n') {
             out.write_all(b"\n")?;
         }
-        write_header(out, report, cut, layout, false)?;
+        write_header(out, report, Some(cut), layout, false)?;
     }
     Ok(())
 }
@@ -199,6 +216,7 @@ fn values(report: &StreamReport, omitted: u64, first: u64, last: u64, hidden: u6
     };
     Values {
         tokens: report.tokens,
+        tokens_estimated: report.tokens_estimated,
         lines: report.lines,
         bytes: report.bytes,
         omitted_bytes: omitted,
@@ -259,12 +277,13 @@ fn gaps<'a>(cut: &Cut, kept: &'a [KeptLines], hidden_matches: u64) -> Vec<Gap<'a
     gaps
 }
 
-/// The header: two lines (three when cleaned), or the `--header`
-/// template's text; at the top, a blank line follows it.
+/// The header: two lines (three when cleaned, more for `--format json`),
+/// or the `--header` template's text; at the top, a blank line follows it.
+/// `cut` is `None` for a shortened JSON document.
 fn write_header(
     out: &mut impl Write,
     report: &StreamReport,
-    cut: &Cut,
+    cut: Option<&Cut>,
     layout: &Layout,
     top: bool,
 ) -> io::Result<()> {
@@ -272,19 +291,27 @@ fn write_header(
         Some(template) if template.is_empty() => return Ok(()),
         Some(template) => {
             let kept: u64 = report.kept.iter().map(|block| block.bytes.len() as u64).sum();
-            let values = values(
-                report,
-                cut.omitted_bytes() - kept,
-                cut.first_omitted_line,
-                cut.last_omitted_line,
-                report.hidden_matches,
-            );
+            let values = match (cut, report.shortened_json()) {
+                (Some(cut), _) => values(
+                    report,
+                    cut.omitted_bytes() - kept,
+                    cut.first_omitted_line,
+                    cut.last_omitted_line,
+                    report.hidden_matches,
+                ),
+                (None, document) => {
+                    let printed = document.map_or(0, |document| document.len() as u64 + 1);
+                    values(report, report.bytes.saturating_sub(printed), 0, 0, 0)
+                }
+            };
             write_line(out, &template.render(&values))?;
         }
         None => {
+            let tilde = if report.tokens_estimated { "~" } else { "" };
             write!(
                 out,
-                "Warning: truncated output (original token count: {})\nTotal output lines: {}\n",
+                "Warning: truncated output (original token count: {tilde}{})\nTotal output \
+                 lines: {}\n",
                 report.tokens, report.lines
             )?;
             // codex's header has its two lines only.
@@ -295,10 +322,78 @@ fn write_header(
                     report.raw_bytes, report.bytes
                 )?;
             }
+            write_format_lines(out, report)?;
         }
     }
     if top {
         out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// The header lines of `--format json`: where the full output is, for a
+/// shortened document (it has no marker line to say it), or why the
+/// stream was capped as text.
+fn write_format_lines(out: &mut impl Write, report: &StreamReport) -> io::Result<()> {
+    if report.shortened_json().is_some() {
+        match &report.spill {
+            None => {}
+            Some(SpillReport::Saved { path, .. }) => {
+                out.write_all(b"Full output in ")?;
+                write_line(out, &escape_controls(path.as_os_str().as_bytes()))?;
+            }
+            Some(SpillReport::NotSaved(reason)) => {
+                out.write_all(b"Full output not saved: ")?;
+                write_line(out, &escape_controls(reason.as_bytes()))?;
+            }
+        }
+    }
+    if let FormatReport::NotJson(reason) = &report.format {
+        out.write_all(b"Format: not JSON (")?;
+        out.write_all(&escape_controls(reason.as_bytes()))?;
+        out.write_all(b"); capped as text\n")?;
+    }
+    Ok(())
+}
+
+/// The text inside a shortened JSON string: `[... {N} bytes truncated ...]`.
+pub(crate) fn json_string_marker(omitted: u64) -> String {
+    format!("[... {omitted} bytes truncated ...]")
+}
+
+/// The string that stands for the items an array lost:
+/// `[... {k} of {n} items truncated ...]`, with `; objects with keys: a, b`
+/// (and `, ...` when `more`) when they were all objects. Keys are as
+/// written in the document, so the result is valid inside a JSON string.
+pub(crate) fn json_items_marker(omitted: u64, of: u64, keys: Option<(&[&[u8]], bool)>) -> Vec<u8> {
+    let mut marker = format!("[... {omitted} of {of} items truncated").into_bytes();
+    if let Some((keys, more)) = keys {
+        marker.extend_from_slice(b"; objects with keys: ");
+        marker.extend_from_slice(&keys.join(&b", "[..]));
+        if more {
+            marker.extend_from_slice(if keys.is_empty() { b"..." } else { b", ..." });
+        }
+    }
+    marker.extend_from_slice(b" ...]");
+    marker
+}
+
+/// The key of the entry that stands for the keys an object lost.
+pub(crate) fn json_keys_marker(omitted: u64) -> String {
+    format!("[... {omitted} more keys truncated ...]")
+}
+
+/// What a diff's marker adds after the byte count: `: {h} hunks in {f}
+/// files: a.rs, b.rs` (at most 10 names, then ` and {k} more`).
+fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
+    write!(out, ": {} hunks in {} files", diff.hunks, diff.files)?;
+    for (index, name) in diff.names.iter().enumerate() {
+        out.write_all(if index == 0 { b": " } else { b", " })?;
+        out.write_all(&escape_controls(name))?;
+    }
+    let unnamed = diff.files.saturating_sub(diff.names.len() as u64);
+    if unnamed > 0 {
+        write!(out, " and {unnamed} more")?;
     }
     Ok(())
 }
@@ -321,17 +416,27 @@ fn write_codex_marker(out: &mut impl Write, report: &StreamReport, codex: CodexM
     }
 }
 
-fn write_marker(out: &mut impl Write, gap: &Gap, spill: Option<&SpillReport>) -> io::Result<()> {
+fn write_marker(
+    out: &mut impl Write,
+    gap: &Gap,
+    spill: Option<&SpillReport>,
+    format: &FormatReport,
+) -> io::Result<()> {
     write!(out, "[... {} bytes truncated", gap.bytes)?;
-    let lines = format!("(lines {}-{})", gap.first_line, gap.last_line);
+    if spill.is_some() {
+        write!(out, " (lines {}-{})", gap.first_line, gap.last_line)?;
+    }
+    if let FormatReport::Diff(diff) = format {
+        diff_summary(out, diff)?;
+    }
     match spill {
         None => {}
         Some(SpillReport::Saved { path, .. }) => {
-            write!(out, " {lines}; full output in ")?;
+            out.write_all(b"; full output in ")?;
             out.write_all(&escape_controls(path.as_os_str().as_bytes()))?;
         }
         Some(SpillReport::NotSaved(reason)) => {
-            write!(out, " {lines}; full output not saved: ")?;
+            out.write_all(b"; full output not saved: ")?;
             out.write_all(&escape_controls(reason.as_bytes()))?;
         }
     }
@@ -385,6 +490,16 @@ pub(crate) fn repeat_marker(repeats: u64) -> Vec<u8> {
     format!("[... previous line repeated {repeats} more times ...]\n").into_bytes()
 }
 
+/// `--fold`'s marker for `folded` similar lines, naming the raw lines
+/// they were when a spill file holds them.
+pub(crate) fn fold_marker(folded: u64, raw_lines: Option<(u64, u64)>) -> Vec<u8> {
+    match raw_lines {
+        None => format!("[... {folded} similar lines folded ...]\n"),
+        Some((a, b)) => format!("[... {folded} similar lines folded (lines {a}-{b}) ...]\n"),
+    }
+    .into_bytes()
+}
+
 /// `--max-line`'s marker inside a line, for `removed` bytes.
 pub(crate) fn line_cut_marker(removed: u64) -> Vec<u8> {
     format!(" [... {removed} bytes of this line truncated ...] ").into_bytes()
@@ -430,6 +545,7 @@ mod tests {
             bytes: 12,
             lines: 6,
             tokens: 3,
+            tokens_estimated: false,
             head: b"a\nb\n".to_vec(),
             tail: b"e\nf\n".to_vec(),
             cut: Some(Cut {
@@ -444,6 +560,7 @@ mod tests {
             cleaned: false,
             chars: None,
             spill,
+            format: FormatReport::Text,
         }
     }
 

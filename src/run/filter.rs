@@ -1,13 +1,16 @@
 //! Filter mode: the inputs, in order, as one stream onto stdout. A signal
 //! stops the reading, and the capped view of what was read is still
-//! printed.
+//! printed. With `--profile auto` the input's first bytes are held until
+//! they have chosen the stream's options.
 
 use std::fs::File;
 use std::io;
 use std::sync::mpsc;
 use std::thread;
 
-use crate::config::Config;
+use regex::bytes::Regex;
+
+use crate::config::{Config, PROFILE_SNIFF_BYTES};
 use crate::error::{Error, Problem};
 use crate::options::Plan;
 use crate::render::text;
@@ -19,23 +22,56 @@ use crate::spill::Spill;
 use crate::stream::{Printed, Problems, RunFacts, Stream};
 use crate::sys;
 
+/// A profile the input may choose (`--profile auto`), ready to run.
+pub(super) struct Choice {
+    pub(super) name: String,
+    /// Compiled multi-line.
+    pub(super) detect: Vec<Regex>,
+    pub(super) plan: Plan,
+}
+
 pub(super) fn run<W: Close>(
     config: &Config,
     plan: Plan,
+    choices: Vec<Choice>,
     inputs: &[Input],
     sink: Sink<W>,
 ) -> Result<Report, Error> {
     let interruption =
         Interruption::install().map_err(Error::io("cannot install signal handlers"))?;
-    let read_ahead = plan.is_cpu_bound();
+    let read_ahead = plan.is_cpu_bound() || choices.iter().any(|choice| choice.plan.is_cpu_bound());
     let spill = config.spill.as_ref().map(Spill::create);
     let mut output = Printed::new(Stream::new(plan, spill), sink, "stdout", config);
+    let mut sniffing = (!choices.is_empty()).then(|| Sniff {
+        choices,
+        held: Vec::with_capacity(PROFILE_SNIFF_BYTES),
+    });
+    let mut profile = None;
     let mut problems = Problems::default();
-    let consume = |chunk: &[u8]| feed(&mut output, chunk);
+    let consume = |chunk: &[u8]| {
+        if let Some(sniff) = &mut sniffing {
+            sniff.held.extend_from_slice(chunk);
+            if sniff.held.len() < PROFILE_SNIFF_BYTES {
+                return Flow::Continue;
+            }
+        }
+        match sniffing.take() {
+            Some(sniff) => {
+                let (chosen, flow) = sniff.choose(&mut output);
+                profile = chosen;
+                flow
+            }
+            None => feed(&mut output, chunk),
+        }
+    };
     if read_ahead {
         problems.errors = read_on_a_thread(inputs, &interruption, consume);
     } else {
         problems.errors = read(inputs, &interruption, consume);
+    }
+    // An input shorter than the sniff chooses with what there is.
+    if let Some(sniff) = sniffing.take() {
+        profile = sniff.choose(&mut output).0;
     }
     let interrupted_by = interruption.caught();
     let trailer = interrupted_by.map(text::interruption_line);
@@ -47,7 +83,31 @@ pub(super) fn run<W: Close>(
         interrupted_by,
         problems: problems.errors,
         warnings: problems.warnings,
+        profile,
     })
+}
+
+/// `--profile auto`: the input's first bytes, held until they choose.
+struct Sniff {
+    choices: Vec<Choice>,
+    held: Vec<u8>,
+}
+
+impl Sniff {
+    /// Starts `output` with the first profile that the held bytes (their
+    /// first [`PROFILE_SNIFF_BYTES`]) match, if any, and feeds it them.
+    fn choose<W: Close>(self, output: &mut Printed<W>) -> (Option<String>, Flow) {
+        let first = &self.held[..self.held.len().min(PROFILE_SNIFF_BYTES)];
+        let chosen = self
+            .choices
+            .into_iter()
+            .find(|choice| choice.detect.iter().any(|pattern| pattern.is_match(first)));
+        let name = chosen.map(|choice| {
+            output.replan(choice.plan);
+            choice.name
+        });
+        (name, feed(output, &self.held))
+    }
 }
 
 /// Reads the inputs in order through one buffer into `consume`, until it

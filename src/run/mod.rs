@@ -11,16 +11,19 @@ mod wrap;
 
 use std::io;
 
-use crate::config::{Config, Mode, StderrMode};
-use wrap::Effects;
+use regex::bytes::RegexBuilder;
 
-pub use store::store_summary;
+use crate::config::{Config, Mode, ProfileChoice, StderrMode};
 use crate::error::{Error, Problem};
+use crate::format::Format;
 use crate::render::json;
 use crate::sink::{Background, Sink};
 use crate::report::Report;
 use crate::source::Input;
 use crate::spill;
+use wrap::Effects;
+
+pub use store::store_summary;
 
 /// Runs toolcap as the command line does: reads the inputs or runs the
 /// command, writes the capped output to stdout (and a separate stderr to
@@ -51,13 +54,20 @@ pub fn run(config: &Config) -> Result<Report, Error> {
             "--json and --live cannot be used together: the report comes at the end".into(),
         ));
     }
+    let format = config.options.format_of_output();
+    if config.live && format != Format::Text {
+        return Err(Error::Usage(format!(
+            "--format {} cannot be combined with --live: where its cuts land is known at the end",
+            format.name()
+        )));
+    }
     if let Mode::Store(command) = &config.mode {
         store::run(config, command)?;
         return Ok(Report::empty());
     }
     let mut report = run_streams(config, Effects::ProcessWide)?;
     if config.json {
-        let layout = json::Layout::of(config)?;
+        let layout = json::Layout::of(config, &report)?;
         let mut stdout = Sink::stdout();
         // The sink records write failures itself; see `Sink`.
         json::write_report(&mut stdout, &report, &layout).ok();
@@ -126,16 +136,17 @@ pub fn run_command(config: &Config, mut cancel: impl FnMut() -> bool) -> Result<
 /// when embedded.
 fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
     let plan = config.options.plan()?;
-    match &config.mode {
+    let mut report = match &config.mode {
         Mode::Store(_) => Ok(Report::empty()),
         Mode::Filter(inputs) => {
             if let Some(target) = &config.spill {
                 spill::check_target(target, inputs, &[])?;
             }
+            let choices = input_choices(config)?;
             if config.json {
-                filter::run(config, plan, inputs, Sink::new(io::sink()))
+                filter::run(config, plan, choices, inputs, Sink::new(io::sink()))
             } else {
-                filter::run(config, plan, inputs, Sink::stdout())
+                filter::run(config, plan, choices, inputs, Sink::stdout())
             }
         }
         Mode::Wrap(wrap) => {
@@ -167,5 +178,36 @@ fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
                 wrap::run(config, wrap, plan, stderr_plan, stdout, stderr, effects)
             }
         }
+    }?;
+    if let ProfileChoice::Applied(name) = &config.profile {
+        report.profile = Some(name.clone());
     }
+    Ok(report)
+}
+
+/// With `--profile auto` in filter mode, the profiles the input may
+/// choose, each checked now: a contradiction or a bad pattern refuses the
+/// run before anything is read, naming the profile.
+fn input_choices(config: &Config) -> Result<Vec<filter::Choice>, Error> {
+    let ProfileChoice::FromInput(profiles) = &config.profile else {
+        return Ok(Vec::new());
+    };
+    let in_profile = |name: &str, message: String| Error::Usage(format!("profile '{name}': {message}"));
+    profiles
+        .iter()
+        .map(|profile| {
+            let plan = profile.options.plan().map_err(|err| in_profile(&profile.name, err.to_string()))?;
+            let detect = profile.detect.iter().map(|pattern| {
+                RegexBuilder::new(pattern)
+                    .multi_line(true)
+                    .build()
+                    .map_err(|err| in_profile(&profile.name, format!("invalid detect pattern '{pattern}': {err}")))
+            });
+            Ok(filter::Choice {
+                name: profile.name.clone(),
+                detect: detect.collect::<Result<_, _>>()?,
+                plan,
+            })
+        })
+        .collect()
 }

@@ -93,6 +93,7 @@ pub(super) fn run<W: Close>(
                 interrupted_by: None,
                 problems: problems.errors,
                 warnings: problems.warnings,
+                profile: None,
             });
         }
     };
@@ -190,5 +191,6 @@ pub(super) fn run<W: Close>(
         interrupted_by: None,
         problems: problems.errors,
         warnings: problems.warnings,
+        profile: None,
     })
 }

@@ -1,13 +1,13 @@
 //! The stage before the capper: transforms that clean the stream between
 //! the spill tee, which saves the raw bytes, and the capper, which caps the
 //! cleaned ones. They run in a fixed order: binary check, strip-ansi,
-//! collapse-cr, utf8, squeeze, max-line.
+//! collapse-cr, utf8, squeeze, fold, max-line.
 //!
 //! Each transform consumes chunks as they arrive, handles chunk edges
 //! itself, and emits into the next one, borrowing from its input where it
 //! changes nothing, so a clean stream costs a scan and no copy. Lines keep
 //! their count through every transform except those that merge lines (a
-//! squeeze marker, the binary summary); those say how many input lines a
+//! squeeze or fold marker, the binary summary); those say how many input lines a
 //! merged line stands for, so that markers can still name raw lines.
 //!
 //! Memory is bounded: every transform holds at most a line (with its own
@@ -15,11 +15,15 @@
 
 mod binary;
 mod collapse_cr;
+mod fold;
 mod lines;
 mod max_line;
 mod squeeze;
 mod strip_ansi;
 mod utf8;
+
+pub(crate) use fold::FoldRules;
+pub(crate) use lines::split_terminator;
 
 use crate::report::SpillReport;
 
@@ -98,7 +102,9 @@ pub(crate) struct Stage {
 }
 
 impl Stage {
-    pub(crate) fn new(cleaning: &Cleaning) -> Stage {
+    /// The transforms `cleaning` asks for, with `--fold` when `fold` is
+    /// given (its markers name raw lines when `spilling`).
+    pub(crate) fn new(cleaning: &Cleaning, fold: Option<&FoldRules>, spilling: bool) -> Stage {
         let mut transforms: Vec<Box<dyn Transform + Send>> = Vec::new();
         if cleaning.binary_summary {
             transforms.push(Box::new(binary::BinarySummary::default()));
@@ -114,6 +120,9 @@ impl Stage {
         }
         if cleaning.squeeze {
             transforms.push(Box::new(squeeze::Squeeze::default()));
+        }
+        if let Some(rules) = fold {
+            transforms.push(Box::new(fold::Fold::new(rules.clone(), spilling)));
         }
         if let Some(limit) = cleaning.max_line {
             transforms.push(Box::new(max_line::MaxLine::new(limit)));

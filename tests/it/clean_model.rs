@@ -92,6 +92,23 @@
 //! 40. A gap's line range: a = the first raw line of the cleaned line that
 //!     holds the gap's first byte, b = the last raw line of the cleaned line
 //!     that holds its last byte (the core formula, mapped to raw lines).
+//! 41. `--fold`: "a run of k >= 3 consecutive similar lines" is a maximal
+//!     run of lines that may be folded, each similar to the one before it
+//!     (similarity is an equivalence, so to the first too). A line that
+//!     "starts no run" or "ends a run" (protected, written by toolcap, over
+//!     64 KiB) is a run of its own, never folded.
+//! 42. `--fold`, "a run of 8 or more hex digits ... begins (a hex digit that
+//!     does not follow one)": the run is measured from where it begins, to
+//!     the first byte that is not a hex digit. "otherwise a run of ASCII
+//!     digits" starts at a digit that rule did not take, and its `.` is
+//!     taken in only when a digit follows it; the placeholder is one token,
+//!     unlike any byte.
+//! 43. `--fold`, protection: "a line that `--keep` or `--keep-errors`
+//!     matches" is matched as the keep rules match (ambiguity 38, without
+//!     the line's `\n` or `\r\n`), on the line as fold sees it (after
+//!     squeeze, before max-line).
+//! 44. `--fold`: a raw line that vanished (ambiguity 33) is no line to fold
+//!     or to end a run; it is set aside and belongs to the last line after.
 
 use std::ops::Range;
 
@@ -124,6 +141,10 @@ pub struct CleanSpec {
     pub keep_context: u64,
     /// `--keep-max SIZE`, if given.
     pub keep_max: Option<u64>,
+    /// `--fold`.
+    pub fold: bool,
+    /// `--fold-pattern REGEX`, each of them.
+    pub fold_patterns: Vec<String>,
 }
 
 impl CleanSpec {
@@ -141,16 +162,19 @@ impl CleanSpec {
             keep_errors: false,
             keep_context: 0,
             keep_max: None,
+            fold: false,
+            fold_patterns: Vec::new(),
         }
     }
 
-    /// "`--clean`: `--strip-ansi --collapse-cr --squeeze --binary summary
-    /// --utf8`".
+    /// "`--clean`: `--strip-ansi --collapse-cr --squeeze --fold --binary
+    /// summary --utf8`".
     pub fn clean(self) -> Self {
         CleanSpec {
             strip_ansi: true,
             collapse_cr: true,
             squeeze: true,
+            fold: true,
             binary_summary: true,
             utf8: true,
             ..self
@@ -188,6 +212,8 @@ const BACKSPACE: u8 = 0x08;
 const BINARY_SNIFF: usize = 8 * 1024;
 /// "Lines over 64 KiB are never squeezed."
 const SQUEEZE_MAX: usize = 64 * 1024;
+/// "lines over 64 KiB, `\n` included, are never folded".
+const FOLD_MAX: usize = 64 * 1024;
 /// "A frame longer than 1 MiB is passed on as it is" (not modelled).
 const FRAME_MAX: usize = 1024 * 1024;
 
@@ -355,6 +381,134 @@ pub fn squeeze(lines: Vec<Line>) -> Vec<Line> {
     out
 }
 
+/// One piece of a masked line: a byte, or the placeholder.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Masked {
+    Byte(u8),
+    Placeholder,
+}
+
+/// "Masking reads a line from left to right: where a run of 8 or more hex
+/// digits (`0-9`, `a-f`, `A-F`) begins (a hex digit that does not follow
+/// one), the whole run becomes a placeholder; otherwise a run of ASCII
+/// digits becomes the same placeholder, taking in one `.` that a digit
+/// follows (`0.12` is one run, `1.2.3` two); a run of spaces and tabs
+/// becomes one space; every other byte stays as it is" (ambiguities 42).
+pub fn masked(text: &[u8]) -> Vec<Masked> {
+    let hex = |at: usize| text.get(at).is_some_and(u8::is_ascii_hexdigit);
+    let digit = |at: usize| text.get(at).is_some_and(u8::is_ascii_digit);
+    let blank = |at: usize| matches!(text.get(at), Some(b' ' | b'\t'));
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let begins_hex_run = hex(at) && (at == 0 || !hex(at - 1));
+        let hex_run = (at..).take_while(|&i| hex(i)).count();
+        if begins_hex_run && hex_run >= 8 {
+            out.push(Masked::Placeholder);
+            at += hex_run;
+        } else if digit(at) {
+            while digit(at) {
+                at += 1;
+            }
+            if text.get(at) == Some(&b'.') && digit(at + 1) {
+                at += 1;
+                while digit(at) {
+                    at += 1;
+                }
+            }
+            out.push(Masked::Placeholder);
+        } else if blank(at) {
+            while blank(at) {
+                at += 1;
+            }
+            out.push(Masked::Byte(b' '));
+        } else {
+            out.push(Masked::Byte(text[at]));
+            at += 1;
+        }
+    }
+    out
+}
+
+/// Whether `--keep` or `--keep-errors` match a line: "matched on bytes,
+/// without the line's `\n` or `\r\n`".
+fn keep_matches(spec: &CleanSpec) -> impl Fn(&[u8]) -> bool {
+    let patterns: Vec<Regex> = spec
+        .keep
+        .iter()
+        .map(|pattern| Regex::new(pattern).expect("a valid --keep pattern"))
+        .collect();
+    let keep_errors = spec.keep_errors;
+    move |line: &[u8]| {
+        let (body, _) = split_terminator(line);
+        patterns.iter().any(|pattern| pattern.is_match(body)) || (keep_errors && says_error(body))
+    }
+}
+
+/// `--fold`: "A run of k >= 3 consecutive similar lines becomes its first
+/// line, `[... {k-2} similar lines folded ...]` and its last line ... With
+/// a spill file the marker is `[... {k-2} similar lines folded (lines
+/// a-b) ...]`: a-b are the raw lines folded". Lines that "`--keep` or
+/// `--keep-errors` match", lines toolcap wrote and lines over 64 KiB are
+/// never folded (ambiguities 41-44).
+pub fn fold(mut lines: Vec<Line>, spec: &CleanSpec) -> Vec<Line> {
+    let vanished = lines
+        .last()
+        .is_some_and(|line| line.text.is_empty())
+        .then(|| lines.pop())
+        .flatten();
+    let protected = keep_matches(spec);
+    let classes: Vec<Regex> = spec
+        .fold_patterns
+        .iter()
+        .map(|pattern| Regex::new(pattern).expect("a valid --fold-pattern"))
+        .collect();
+    // "belongs to the first one it matches".
+    let class = |line: &Line| {
+        let (body, _) = split_terminator(&line.text);
+        classes.iter().position(|class| class.is_match(body))
+    };
+    let similar = |a: &Line, b: &Line| {
+        let (class_a, class_b) = (class(a), class(b));
+        class_a == class_b
+            && (class_a.is_some()
+                || masked(split_terminator(&a.text).0) == masked(split_terminator(&b.text).0))
+    };
+    let foldable =
+        |line: &Line| !line.generated && line.text.len() <= FOLD_MAX && !protected(&line.text);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i + 1;
+        if foldable(&lines[i]) {
+            while j < lines.len() && foldable(&lines[j]) && similar(&lines[j - 1], &lines[j]) {
+                j += 1;
+            }
+        }
+        let k = j - i;
+        if k >= 3 {
+            let raw = (lines[i + 1].raw.0, lines[j - 2].raw.1);
+            let lines_named = match spec.core.spill {
+                Some(_) => format!(" (lines {}-{})", raw.0, raw.1),
+                None => String::new(),
+            };
+            out.push(lines[i].clone());
+            out.push(Line {
+                text: format!("[... {} similar lines folded{lines_named} ...]\n", k - 2)
+                    .into_bytes(),
+                raw,
+                generated: true,
+            });
+            out.push(lines[j - 1].clone());
+        } else {
+            out.extend_from_slice(&lines[i..j]);
+        }
+        i = j;
+    }
+    out.extend(vanished);
+    out
+}
+
 /// A move off a split UTF-8 character, as "Output format" step 2: while
 /// `text[at]` is a continuation byte, `at` moves by `step`, at most 3 times
 /// and never past the text's ends (ambiguities 32).
@@ -426,7 +580,7 @@ pub fn binary_summary(raw: &[u8], spill: Option<&[u8]>) -> Option<Line> {
 
 /// The cleaned stream B, line by line. "Transforms run on the stream before
 /// the capper in this order: binary check, strip-ansi, collapse-cr, utf8,
-/// squeeze, max-line."
+/// squeeze, fold, max-line."
 pub fn cleaned(raw: &[u8], spec: &CleanSpec) -> Vec<Line> {
     if spec.binary_summary
         && let Some(summary) = binary_summary(raw, spec.core.spill.as_deref())
@@ -445,6 +599,9 @@ pub fn cleaned(raw: &[u8], spec: &CleanSpec) -> Vec<Line> {
     }
     if spec.squeeze {
         lines = squeeze(lines);
+    }
+    if spec.fold {
+        lines = fold(lines, spec);
     }
     if let Some(size) = spec.max_line {
         lines = max_line(lines, size);
@@ -542,17 +699,8 @@ pub fn says_error(line: &[u8]) -> bool {
 /// into the stream, ascending) and M, the matching lines not shown.
 /// README, "Keeping lines" (ambiguities 35, 36, 37).
 fn kept_lines(stream: &Stream, h: usize, t: usize, spec: &CleanSpec) -> (Vec<usize>, u64) {
-    let patterns: Vec<Regex> = spec
-        .keep
-        .iter()
-        .map(|pattern| Regex::new(pattern).expect("a valid --keep pattern"))
-        .collect();
-    // "matched on bytes, without the line's `\n` or `\r\n`".
-    let matches = |i: usize| {
-        let (body, _) = split_terminator(&stream.lines[i].text);
-        patterns.iter().any(|pattern| pattern.is_match(body))
-            || (spec.keep_errors && says_error(body))
-    };
+    let keep_matches = keep_matches(spec);
+    let matches = |i: usize| keep_matches(&stream.lines[i].text);
     // "the whole lines of the cut middle B[h:t] ... (a line straddling h or
     // t is not in the middle)".
     let in_middle = |i: usize| {
@@ -714,8 +862,8 @@ pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
 #[cfg(test)]
 pub mod tests {
     use super::{
-        CleanSpec, Line, binary_summary, cleaned, collapse_cr_line, expected_output, max_line_line,
-        raw_lines, says_error, squeeze, strip_ansi_bytes, text, utf8,
+        CleanSpec, Line, Masked, binary_summary, cleaned, collapse_cr_line, expected_output, fold,
+        masked, max_line_line, raw_lines, says_error, squeeze, strip_ansi_bytes, text, utf8,
     };
     use crate::model::Spec;
 
@@ -909,6 +1057,105 @@ pub mod tests {
         let mut output = short.to_vec();
         output.extend(b"[... previous line repeated 2 more times ...]\n");
         same(&text(&squeeze(raw_lines(&short.repeat(3)))), &output);
+    }
+
+    #[test]
+    fn masking_as_the_readme_says() {
+        use Masked::{Byte, Placeholder};
+        // "`0.12` is one run, `1.2.3` two".
+        assert_eq!(masked(b"0.12"), [Placeholder]);
+        assert_eq!(masked(b"1.2.3"), [Placeholder, Byte(b'.'), Placeholder]);
+        // An id of 8+ hex digits is one placeholder, a shorter run of hex
+        // letters is text, and digits after hex letters are a number.
+        assert_eq!(
+            masked(b"x deadbeef01"),
+            [Byte(b'x'), Byte(b' '), Placeholder]
+        );
+        assert_eq!(
+            masked(b"cafe1"),
+            [Byte(b'c'), Byte(b'a'), Byte(b'f'), Byte(b'e'), Placeholder]
+        );
+        // Spaces and tabs: one space, never none.
+        assert_eq!(masked(b"[ \t 9%]"), masked(b"[ 12%]"));
+        assert_ne!(masked(b"[ 99%]"), masked(b"[100%]"));
+    }
+
+    fn fold_spec(spill: bool, keep: &[&str], fold_patterns: &[&str]) -> CleanSpec {
+        let core = Spec::from_max(10_000);
+        CleanSpec {
+            fold: true,
+            keep: keep.iter().map(|k| k.to_string()).collect(),
+            fold_patterns: fold_patterns.iter().map(|p| p.to_string()).collect(),
+            ..CleanSpec::new(if spill {
+                with_spill(core, "/tmp/s")
+            } else {
+                core
+            })
+        }
+    }
+
+    #[test]
+    fn fold_keeps_a_runs_ends_and_names_its_raw_lines() {
+        let input = b"head\nt[0] ok\nt[1] ok\nt[2] ok\nt[3] ok\ntail\n";
+        let lines = fold(raw_lines(input), &fold_spec(true, &[], &[]));
+        assert_eq!(
+            lines_of(&lines),
+            [
+                ("head\\n".into(), 1, 1),
+                ("t[0] ok\\n".into(), 2, 2),
+                (
+                    "[... 2 similar lines folded (lines 3-4) ...]\\n".into(),
+                    3,
+                    4
+                ),
+                ("t[3] ok\\n".into(), 5, 5),
+                ("tail\\n".into(), 6, 6),
+            ]
+        );
+        same(
+            &text(&fold(
+                raw_lines(b"a 1\na 2\nb\n"),
+                &fold_spec(false, &[], &[]),
+            )),
+            b"a 1\na 2\nb\n",
+        );
+        same(
+            &text(&fold(
+                raw_lines(b"a 1\na 2\na 3"),
+                &fold_spec(false, &[], &[]),
+            )),
+            b"a 1\n[... 1 similar lines folded ...]\na 3",
+        );
+    }
+
+    #[test]
+    fn fold_never_folds_a_protected_line() {
+        // The FAILED line ends the first run and starts none.
+        let input = b"t 1 ok\nt 2 ok\nt 3 ok\nt 4 FAILED\nt 5 ok\nt 6 ok\nt 7 ok\n";
+        same(
+            &text(&fold(
+                raw_lines(input),
+                &fold_spec(false, &["FAILED"], &["^t "]),
+            )),
+            b"t 1 ok\n[... 1 similar lines folded ...]\nt 3 ok\nt 4 FAILED\n\
+              t 5 ok\n[... 1 similar lines folded ...]\nt 7 ok\n",
+        );
+    }
+
+    #[test]
+    fn fold_after_squeeze_and_before_max_line() {
+        // The squeeze marker ends the run of `n` lines; max-line does not
+        // cut the fold marker.
+        let spec = CleanSpec {
+            squeeze: true,
+            max_line: Some(6),
+            ..fold_spec(false, &[], &[])
+        };
+        same(
+            &text(&cleaned(b"n 1\nn 2\nn 2\nn 2\nn 3\nn 4\nn 5\n", &spec)),
+            b"n 1\nn 2\n[... previous line repeated 2 more times ...]\n\
+              n 3\n[... 1 similar lines folded ...]\nn 5\n",
+        );
     }
 
     #[test]

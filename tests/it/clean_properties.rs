@@ -34,7 +34,8 @@ fn options(spec: &CleanSpec) -> Options {
             Binary::Text
         })
         .keep_errors(spec.keep_errors)
-        .keep_context(spec.keep_context);
+        .keep_context(spec.keep_context)
+        .fold(spec.fold);
     if let Some(size) = spec.max_line {
         options = options.max_line(size);
     }
@@ -43,6 +44,9 @@ fn options(spec: &CleanSpec) -> Options {
     }
     for pattern in &spec.keep {
         options = options.keep(pattern.clone());
+    }
+    for pattern in &spec.fold_patterns {
+        options = options.fold_pattern(pattern.clone());
     }
     options
 }
@@ -161,6 +165,14 @@ const PIECES: &[(usize, &[u8])] = &[
     (1, b"ok\n"),
     (1, b"TypeError\n"),
     (1, b"thread panicked\n"),
+    // Lines that fold: numbers, ids and spacing apart.
+    (2, b"n 1\n"),
+    (2, b"n 22\n"),
+    (1, b"n 3.5\n"),
+    (1, b"n\t 7\n"),
+    (1, b"id deadbeef01\n"),
+    (1, b"id cafe\n"),
+    (1, b"9"),
 ];
 
 /// Bytes that make the cleaning rules matter: up to 100 pieces. (A
@@ -212,10 +224,20 @@ fn patterns() -> impl Strategy<Value = Vec<String>> {
     prop::collection::vec(pattern, 0..3)
 }
 
+/// `--fold-pattern`s: a class of lines, and one that holds everything.
+fn fold_patterns() -> impl Strategy<Value = Vec<String>> {
+    let pattern = prop_oneof![
+        Just("^n".to_string()),
+        Just("a".to_string()),
+        Just("^".to_string())
+    ];
+    prop::collection::vec(pattern, 0..3)
+}
+
 fn clean_spec() -> impl Strategy<Value = CleanSpec> {
     (
         core_spec(),
-        prop::array::uniform5(any::<bool>()),
+        prop::array::uniform6(any::<bool>()),
         prop::option::of(0u64..40),
         patterns(),
         // `--keep-errors` compiles a large case-insensitive Unicode regex:
@@ -223,15 +245,17 @@ fn clean_spec() -> impl Strategy<Value = CleanSpec> {
         prop::bool::weighted(0.1),
         0u64..4,
         prop::option::of(0u64..80),
+        fold_patterns(),
     )
         .prop_map(
-            |(core, flags, max_line, keep, keep_errors, keep_context, keep_max)| {
-                let [binary_summary, strip_ansi, collapse_cr, utf8, squeeze] = flags;
-                // The binary summary names the spill file inside the cleaned
-                // stream, before the library's report can be given a path:
-                // the library cannot express both, the binary runs test them.
+            |(core, flags, max_line, keep, keep_errors, keep_context, keep_max, fold_patterns)| {
+                let [binary_summary, strip_ansi, collapse_cr, utf8, squeeze, fold] = flags;
+                // The binary summary and fold markers name the spill file or
+                // its lines inside the cleaned stream, before the library's
+                // report can be given a path: the library cannot express
+                // both, the binary runs test them.
                 let core = Spec {
-                    spill: core.spill.filter(|_| !binary_summary),
+                    spill: core.spill.filter(|_| !binary_summary && !fold),
                     ..core
                 };
                 CleanSpec {
@@ -246,6 +270,9 @@ fn clean_spec() -> impl Strategy<Value = CleanSpec> {
                     keep_errors,
                     keep_context,
                     keep_max,
+                    fold,
+                    // --fold-pattern without --fold is a usage error.
+                    fold_patterns: if fold { fold_patterns } else { Vec::new() },
                 }
             },
         )
@@ -361,10 +388,10 @@ proptest! {
         prop_assert_eq!(shown as u64 + omitted, cleaned_length, "{}", escaped(&output));
     }
 
-    /// `Options::clean` is "`--strip-ansi --collapse-cr --squeeze --binary
-    /// summary --utf8`".
+    /// `Options::clean` is "`--strip-ansi --collapse-cr --squeeze --fold
+    /// --binary summary --utf8`".
     #[test]
-    fn clean_means_its_five_transforms(b in input(), core in core_spec(), chunks in chunks()) {
+    fn clean_means_its_six_transforms(b in input(), core in core_spec(), chunks in chunks()) {
         let core = Spec { spill: None, ..core }; // as in clean_spec()
         let options = crate::properties::options(&core).clean();
         let output = render(
@@ -374,6 +401,63 @@ proptest! {
         );
         let spec = CleanSpec::new(core).clean();
         prop_assert_eq!(escaped(&output), escaped(&expected_output(&b, &spec)));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// Fold accounting: with a budget the input fits, the lines shown plus
+    /// the counts in the fold markers are the lines of the stream cleaned
+    /// the same way without `--fold`, and each shown line is the next of
+    /// those after the lines its marker folded.
+    #[test]
+    fn fold_accounting_adds_up(b in input(), spec in clean_spec(), chunks in chunks()) {
+        let spec = CleanSpec {
+            core: Spec::from_max(1 << 20),
+            fold: true,
+            max_line: None,
+            ..spec
+        };
+        let unfolded = cleaned(&b, &CleanSpec { fold: false, ..spec.clone() });
+        let unfolded: Vec<&[u8]> = unfolded.iter().map(|line| line.text.as_slice()).collect();
+        let output = streamed_output(&b, &spec, &chunks);
+        let mut next = 0;
+        for line in output.split_inclusive(|&byte| byte == b'\n') {
+            match fold_count(line) {
+                Some(folded) => next += folded,
+                None => {
+                    prop_assert_eq!(escaped(line), escaped(unfolded[next]));
+                    next += 1;
+                }
+            }
+        }
+        prop_assert_eq!(next, unfolded.len(), "{}", escaped(&output));
+    }
+}
+
+/// The count of a fold marker line, `[... K similar lines folded ...]`.
+fn fold_count(line: &[u8]) -> Option<usize> {
+    let rest = line.strip_prefix(b"[... ")?;
+    let digits = rest.iter().take_while(|byte| byte.is_ascii_digit()).count();
+    if digits == 0 || !rest[digits..].starts_with(b" similar lines folded") {
+        return None;
+    }
+    std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()
+}
+
+#[test]
+fn fold_split_anywhere_matches_the_model() {
+    // Runs of classes and masks, a protected line, an unterminated end.
+    let input = b"n 1\nn 22\nn\t3.5\nid deadbeef01\nid 0123456789\nid 7\nFAILED 1\nn 4\nn 5\nn 6";
+    for fold_patterns in [vec![], vec!["^n".to_string()], vec!["^".to_string()]] {
+        let spec = CleanSpec {
+            fold: true,
+            keep: vec!["FAILED".into()],
+            fold_patterns,
+            ..CleanSpec::new(Spec::from_max(10_000))
+        };
+        every_split_matches_the_model(input, &spec);
     }
 }
 
@@ -392,8 +476,12 @@ fn arguments(spec: &CleanSpec, spill: &std::path::Path) -> Vec<String> {
     if !core.header {
         args.push("--no-header".into());
     }
-    let all_of_clean =
-        spec.strip_ansi && spec.collapse_cr && spec.utf8 && spec.squeeze && spec.binary_summary;
+    let all_of_clean = spec.strip_ansi
+        && spec.collapse_cr
+        && spec.utf8
+        && spec.squeeze
+        && spec.fold
+        && spec.binary_summary;
     if all_of_clean {
         args.push("--clean".into());
     } else {
@@ -402,6 +490,7 @@ fn arguments(spec: &CleanSpec, spill: &std::path::Path) -> Vec<String> {
             (spec.collapse_cr, "--collapse-cr"),
             (spec.utf8, "--utf8"),
             (spec.squeeze, "--squeeze"),
+            (spec.fold, "--fold"),
         ] {
             if on {
                 args.push(flag.into());
@@ -431,6 +520,9 @@ fn arguments(spec: &CleanSpec, spill: &std::path::Path) -> Vec<String> {
     }
     for pattern in &spec.keep {
         args.push(format!("--keep={pattern}"));
+    }
+    for pattern in &spec.fold_patterns {
+        args.push(format!("--fold-pattern={pattern}"));
     }
     args
 }
@@ -605,6 +697,22 @@ mod regressions {
             ..CleanSpec::new(Spec::from_max(10_000))
         };
         check(b"ab\0cd\n", &spec, b"[binary output: 6 bytes]\n");
+    }
+
+    /// Implementation bug, found by the capper fuzz target: in a CSI,
+    /// intermediate bytes follow the parameter bytes, so a `;` after a `+`
+    /// cannot continue the sequence and ends it; a tail cut inside it moves
+    /// only to that `;`, not to the end of the input.
+    #[test]
+    fn a_parameter_byte_after_an_intermediate_ends_a_csi() {
+        check(
+            b"abc\x1b[;;;;+;;;",
+            &CleanSpec::new(Spec::new(0, 6)),
+            b"Warning: truncated output (original token count: 4)\n\
+              Total output lines: 1\n\n\
+              [... 10 bytes truncated ...]\n\
+              ;;;",
+        );
     }
 
     /// Implementation bug: "if t falls inside one [sequence], t moves

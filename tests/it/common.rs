@@ -304,6 +304,10 @@ pub enum Need {
     /// util-linux `unshare` able to make a private mount namespace in which
     /// a tiny tmpfs can be mounted: a full disk that vanishes with the test.
     PrivateMount,
+    /// `git`, to make a real diff in a temporary repository.
+    Git,
+    /// Python's pytest (`python3 -m pytest`), to produce a real test run.
+    Pytest,
 }
 
 /// Whether the machine has `need`. If not, the test is skipped loudly: one
@@ -317,6 +321,8 @@ pub fn require(need: Need) -> bool {
         Need::Script => ("util-linux script", check_tool("script", "util-linux")),
         Need::Timeout => ("coreutils timeout", check_tool("timeout", "coreutils")),
         Need::PrivateMount => ("a private tmpfs mount (unshare)", check_private_mount()),
+        Need::Git => ("git", check_tool("git", "git")),
+        Need::Pytest => ("pytest (pip install pytest)", check_pytest()),
     };
     let Err(why) = check else {
         return true;
@@ -328,6 +334,19 @@ pub fn require(need: Need) -> bool {
     // and shows it only for a failing test, so a skip would go unseen.
     let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: needs {what}: {why}");
     false
+}
+
+fn check_pytest() -> Result<(), String> {
+    let output = StdCommand::new("python3")
+        .args(["-m", "pytest", "--version"])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|err| format!("cannot run python3: {err}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).trim().to_string())
+    }
 }
 
 fn check_proc() -> Result<(), String> {

@@ -1,10 +1,22 @@
 //! What a budget counts, and the token count the header reports.
 //!
-//! Budgets are counted in bytes today, and the token count is the rule of
-//! thumb ceil(bytes / 4). A budget in characters or in real tokens is a new
-//! [`Measure`]: the capper asks it how many bytes its buffers must hold and
-//! where the longest prefix and suffix within the budget end; the cut rules
-//! after that (UTF-8, lines) stay as they are.
+//! A budget counts bytes, characters or real tokens (a [`Measure`]): the
+//! capper asks it how many bytes its buffers must hold and where the
+//! longest prefix and suffix within the budget end; the cut rules after
+//! that (UTF-8, escapes, lines) stay as they are. The header's token count
+//! is ceil(bytes / 4), or a real tokenizer's count of the whole stream.
+
+#[cfg(feature = "tokenizers")]
+mod token_count;
+#[cfg(feature = "tokenizers")]
+mod tokens;
+
+#[cfg(feature = "tokenizers")]
+pub(crate) use token_count::{TokenCount, TokenTotal};
+#[cfg(not(feature = "tokenizers"))]
+pub(crate) use unavailable::{TokenCount, TokenTotal};
+
+use crate::error::Error;
 
 /// `--tokens N` is a budget of N * 4 bytes, and the header's token count is
 /// ceil(bytes / 4): the usual rule of thumb for English text and code under
@@ -16,6 +28,66 @@ pub(crate) fn approx_tokens(bytes: u64) -> u64 {
     bytes.div_ceil(BYTES_PER_TOKEN)
 }
 
+/// `--tokenizer`: what a token is, for `--tokens` and the header's count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Tokenizer {
+    /// ceil(bytes / 4) for the count, 4 bytes a token for budgets: free,
+    /// and close for English text and code (the default).
+    #[default]
+    Approx,
+    /// OpenAI's o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5).
+    O200k,
+    /// OpenAI's cl100k_base (GPT-4, GPT-3.5).
+    Cl100k,
+}
+
+impl Tokenizer {
+    /// Its name on the command line and in the JSON report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tokenizer::Approx => "approx",
+            Tokenizer::O200k => "o200k",
+            Tokenizer::Cl100k => "cl100k",
+        }
+    }
+
+    /// The real vocabulary behind it; `None` for `approx`. A build without
+    /// the `tokenizers` feature has none.
+    pub(crate) fn vocabulary(self) -> Result<Option<Vocabulary>, Error> {
+        match self {
+            Tokenizer::Approx => Ok(None),
+            #[cfg(feature = "tokenizers")]
+            Tokenizer::O200k => Ok(Some(Vocabulary::O200k)),
+            #[cfg(feature = "tokenizers")]
+            Tokenizer::Cl100k => Ok(Some(Vocabulary::Cl100k)),
+            #[cfg(not(feature = "tokenizers"))]
+            real => Err(Error::Usage(format!(
+                "--tokenizer {} needs a toolcap built with the cargo feature `tokenizers`",
+                real.name()
+            ))),
+        }
+    }
+}
+
+/// A real tokenizer's vocabulary. Without the `tokenizers` feature there is
+/// none: the type is empty, and nothing that counts real tokens can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Vocabulary {
+    #[cfg(feature = "tokenizers")]
+    O200k,
+    #[cfg(feature = "tokenizers")]
+    Cl100k,
+}
+
+/// How the header's real token count is taken: with this vocabulary, over
+/// the first `limit` bytes (`--count-limit`), extrapolated past them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RealCount {
+    pub(crate) vocabulary: Vocabulary,
+    pub(crate) limit: u64,
+}
+
 /// The unit a budget is counted in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Measure {
@@ -25,6 +97,8 @@ pub(crate) enum Measure {
     /// One unit per Unicode character; each byte of invalid UTF-8 counts
     /// one.
     Chars,
+    /// Real tokens: a part's own count (see [`tokens`]).
+    Tokens(Vocabulary),
 }
 
 /// A character is at most this many bytes long.
@@ -37,6 +111,9 @@ impl Measure {
         match self {
             Measure::Bytes => units,
             Measure::Chars => units.saturating_mul(MAX_CHAR_BYTES),
+            // And one token more: the character after a prefix decides
+            // whether it is the longest.
+            Measure::Tokens(_) => units.saturating_add(1).saturating_mul(MAX_TOKEN_BYTES),
         }
     }
 
@@ -48,6 +125,17 @@ impl Measure {
                 let units = usize::try_from(units).unwrap_or(usize::MAX);
                 char_widths(bytes).take(units).sum::<usize>() as u64
             }
+            Measure::Tokens(vocabulary) => vocabulary.prefix_end(bytes, units),
+        }
+    }
+
+    /// A prefix of `bytes` surely within `units`, found cheaply (what
+    /// `--live` may print while the head fills): for tokens, `units` bytes,
+    /// since a token of valid UTF-8 is at least a byte.
+    pub(crate) fn sure_prefix_end(self, bytes: &[u8], units: u64) -> u64 {
+        match self {
+            Measure::Tokens(_) => units.min(bytes.len() as u64),
+            Measure::Bytes | Measure::Chars => self.prefix_end(bytes, units),
         }
     }
 
@@ -62,6 +150,25 @@ impl Measure {
                 let skip = widths.len().saturating_sub(usize::try_from(units).unwrap_or(usize::MAX));
                 widths[..skip].iter().sum::<usize>() as u64
             }
+            Measure::Tokens(vocabulary) => vocabulary.suffix_start(bytes, units),
+        }
+    }
+
+    /// The head `bytes[..end]` after the cut rules moved its end back:
+    /// `end`, or for tokens less, until it is within `units` again (a
+    /// shorter text can count more tokens).
+    pub(crate) fn fit_prefix(self, bytes: &[u8], end: u64, units: u64) -> u64 {
+        match self {
+            Measure::Tokens(vocabulary) => vocabulary.fit_prefix(bytes, end, units),
+            Measure::Bytes | Measure::Chars => end,
+        }
+    }
+
+    /// The tail `bytes[start..]`, likewise.
+    pub(crate) fn fit_suffix(self, bytes: &[u8], start: u64, units: u64) -> u64 {
+        match self {
+            Measure::Tokens(vocabulary) => vocabulary.fit_suffix(bytes, start, units),
+            Measure::Bytes | Measure::Chars => start,
         }
     }
 
@@ -71,7 +178,7 @@ impl Measure {
     pub(crate) fn side_bytes(self, units: u64, measured_bytes: u64) -> u64 {
         match self {
             Measure::Bytes => units,
-            Measure::Chars => measured_bytes,
+            Measure::Chars | Measure::Tokens(_) => measured_bytes,
         }
     }
 }
@@ -153,6 +260,55 @@ fn could_continue(bytes: &[u8]) -> bool {
     };
     bytes.len() < width && rest.iter().all(|&b| b & 0xC0 == 0x80)
 }
+
+#[cfg(feature = "tokenizers")]
+use tokens::MAX_TOKEN_BYTES;
+
+/// A build without real tokenizers: [`Vocabulary`] is empty, so none of
+/// this can be reached; it only keeps the callers free of `cfg`.
+#[cfg(not(feature = "tokenizers"))]
+mod unavailable {
+    use super::Vocabulary;
+
+    pub(super) const MAX_TOKEN_BYTES: u64 = 1;
+
+    impl Vocabulary {
+        pub(super) fn prefix_end(self, _: &[u8], _: u64) -> u64 {
+            match self {}
+        }
+        pub(super) fn suffix_start(self, _: &[u8], _: u64) -> u64 {
+            match self {}
+        }
+        pub(super) fn fit_prefix(self, _: &[u8], _: u64, _: u64) -> u64 {
+            match self {}
+        }
+        pub(super) fn fit_suffix(self, _: &[u8], _: u64, _: u64) -> u64 {
+            match self {}
+        }
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) struct TokenTotal {
+        pub(crate) tokens: u64,
+        pub(crate) estimated: bool,
+    }
+
+    pub(crate) enum TokenCount {}
+
+    impl TokenCount {
+        pub(crate) fn new(vocabulary: Vocabulary, _: u64) -> TokenCount {
+            match vocabulary {}
+        }
+        pub(crate) fn push(&mut self, _: &[u8]) {
+            match *self {}
+        }
+        pub(crate) fn finish(self) -> TokenTotal {
+            match self {}
+        }
+    }
+}
+#[cfg(not(feature = "tokenizers"))]
+use unavailable::MAX_TOKEN_BYTES;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,461 @@
+//! `--profile NAME|auto|none`: per-tool settings. A profile is plain data,
+//! a list of ordinary options (so `--profiles` can show each as a command
+//! line), put in front of the user's own arguments before they become a
+//! `Config`: the capping core never hears of profiles. The user's options
+//! win: a profile's option is dropped when the user gave the same one
+//! (or, for the budget, any of `--max`, `--tokens`, `--chars`), except
+//! repeatable ones such as `--keep`, which add up.
+//!
+//! Built-ins are in `builtin.rs`; the user's `profiles.toml` (`file.rs`)
+//! adds to them or replaces them. `auto` picks by the program the command
+//! runs (`program.rs`), or in filter mode leaves the choice to the input's
+//! first bytes (`ProfileChoice::FromInput`).
+
+mod builtin;
+mod file;
+mod program;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::parser::ValueSource;
+use clap::{ArgAction, ArgMatches, Command};
+use regex::RegexBuilder;
+
+use crate::{Config, InputProfile, Mode, ProfileChoice};
+
+/// Options a profile may not set: what runs, where output goes, and
+/// reading the store. A profile says how output is cleaned, kept and
+/// capped.
+const NOT_IN_PROFILES: &[&str] = &[
+    "files", "program", "command", "profile", "profiles", "json", "live", "spill", "spill_dir",
+    "no_spill", "store", "list", "show", "summary", "prune", "retain", "retain_size", "help",
+    "version",
+];
+
+/// The options that set the budget: the user's one replaces a profile's.
+const BUDGET: &[&str] = &["max", "tokens", "chars"];
+
+/// A profile, built-in or the user's.
+#[derive(Debug)]
+struct Profile {
+    name: String,
+    /// What `auto` matches in wrap mode: `prog` or `prog sub`.
+    matches: Vec<String>,
+    /// What `auto` looks for in filter mode (regular expressions,
+    /// multi-line, on the input's first 4 KiB).
+    detect: Vec<String>,
+    args: Vec<String>,
+    origin: Origin,
+}
+
+#[derive(Debug)]
+enum Origin {
+    BuiltIn,
+    User {
+        file: PathBuf,
+        line: usize,
+        replaces: bool,
+    },
+}
+
+impl Profile {
+    /// How errors name it: `profile 'NAME'`, with its file and line.
+    fn described(&self) -> String {
+        match &self.origin {
+            Origin::BuiltIn => format!("profile '{}'", self.name),
+            Origin::User { file, line, .. } => {
+                format!("profile '{}' ({}:{line})", self.name, file.display())
+            }
+        }
+    }
+
+    fn matches(&self, invocation: &program::Invocation) -> bool {
+        self.matches.iter().any(|entry| {
+            let mut words = entry.split_whitespace();
+            words.next() == Some(invocation.program.as_str())
+                && words.next().is_none_or(|sub| invocation.subcommand() == Some(sub))
+        })
+    }
+
+    /// Its args as options, each with its values; an error names the
+    /// profile when one is not an option it may set.
+    fn options(&self, command: &Command) -> Result<Vec<ProfileOption>, String> {
+        let argv = std::iter::once("toolcap").chain(self.args.iter().map(String::as_str));
+        command
+            .clone()
+            .try_get_matches_from(argv)
+            .map_err(|err| format!("{}: {}", self.described(), super::args::one_line(&err)))?;
+        let mut options = Vec::new();
+        let mut words = self.args.iter();
+        while let Some(word) = words.next() {
+            let (arg, inline_value) = match word.strip_prefix("--") {
+                Some(long) => {
+                    let (name, value) = long.split_once('=').map_or((long, None), |(n, v)| (n, Some(v)));
+                    let arg = command.get_arguments().find(|arg| arg.get_long() == Some(name));
+                    (arg, value.is_some())
+                }
+                None => {
+                    let short = word.strip_prefix('-').and_then(|flags| flags.chars().next());
+                    let arg = short.and_then(|short| {
+                        command.get_arguments().find(|arg| arg.get_short() == Some(short))
+                    });
+                    (arg, word.len() > 2)
+                }
+            };
+            let Some(arg) = arg else {
+                return Err(format!(
+                    "{}: '{word}' is not an option: a profile's args are options and their values",
+                    self.described()
+                ));
+            };
+            let id = arg.get_id().as_str();
+            if NOT_IN_PROFILES.contains(&id) {
+                return Err(format!(
+                    "{}: {word} cannot be set by a profile: a profile says how output is cleaned, \
+                     kept and capped, not what runs or where output goes",
+                    self.described()
+                ));
+            }
+            let mut option_words = vec![word.clone()];
+            if arg.get_action().takes_values() && !inline_value {
+                option_words.extend(words.next().cloned());
+            }
+            options.push(ProfileOption {
+                id: id.to_string(),
+                words: option_words,
+                adds_up: matches!(arg.get_action(), ArgAction::Append),
+                wrap_only: arg.get_help_heading() == Some(super::args::WRAP_MODE),
+            });
+        }
+        Ok(options)
+    }
+}
+
+/// One of a profile's options, with its values.
+struct ProfileOption {
+    id: String,
+    words: Vec<String>,
+    /// Repeatable (`--keep`): the user's and the profile's add up.
+    adds_up: bool,
+    /// Means something in wrap mode only: left out in filter mode.
+    wrap_only: bool,
+}
+
+/// Every profile, in the order `auto` tries them: the user's (in file
+/// order), then the built-ins they did not replace.
+#[derive(Debug)]
+struct Profiles {
+    list: Vec<Profile>,
+    /// The user's file, if there is a home to look for it in.
+    file: Option<PathBuf>,
+}
+
+impl Profiles {
+    fn load(env: &dyn Fn(&str) -> Option<OsString>) -> Result<Profiles, String> {
+        let file = file::path(env);
+        let user = match &file {
+            Some(path) => file::read(path)?,
+            None => Vec::new(),
+        };
+        let mut list = Vec::new();
+        for user in user {
+            let file = file.clone().unwrap_or_default();
+            let built_in = builtin::BUILT_INS.iter().find(|b| b.name == user.name);
+            let owned = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+            let args = match (user.args, built_in) {
+                (Some(args), _) => args,
+                (None, Some(built_in)) => owned(built_in.args),
+                (None, None) => {
+                    return Err(format!(
+                        "{}:{}: key 'profiles.{}': missing args = [...]: a new profile needs its \
+                         options",
+                        file.display(),
+                        user.line,
+                        user.name
+                    ));
+                }
+            };
+            let profile = Profile {
+                matches: user.matches.unwrap_or_else(|| owned(built_in.map_or(&[], |b| b.matches))),
+                detect: user.detect.unwrap_or_else(|| owned(built_in.map_or(&[], |b| b.detect))),
+                args,
+                origin: Origin::User {
+                    file,
+                    line: user.line,
+                    replaces: built_in.is_some(),
+                },
+                name: user.name,
+            };
+            check_user_profile(&profile)?;
+            list.push(profile);
+        }
+        for built_in in builtin::BUILT_INS {
+            if list.iter().all(|profile| profile.name != built_in.name) {
+                let owned = |words: &[&str]| words.iter().map(|w| w.to_string()).collect();
+                list.push(Profile {
+                    name: built_in.name.to_string(),
+                    matches: owned(built_in.matches),
+                    detect: owned(built_in.detect),
+                    args: owned(built_in.args),
+                    origin: Origin::BuiltIn,
+                });
+            }
+        }
+        Ok(Profiles { list, file })
+    }
+
+    fn named(&self, name: &str) -> Result<&Profile, String> {
+        self.list.iter().find(|profile| profile.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.list.iter().map(|profile| profile.name.as_str()).collect();
+            format!(
+                "unknown profile '{name}': expected auto, none or one of {} (toolcap --profiles \
+                 lists them)",
+                names.join(", ")
+            )
+        })
+    }
+
+    /// The profile for what `argv` runs: the innermost program that one
+    /// matches (`sudo make` is make's), the profiles tried in order.
+    fn for_command(&self, argv: &[OsString]) -> Option<&Profile> {
+        let words: Vec<String> = argv.iter().map(|word| word.to_string_lossy().into_owned()).collect();
+        let invocations = program::invocations(&words);
+        invocations
+            .iter()
+            .rev()
+            .find_map(|invocation| self.list.iter().find(|profile| profile.matches(invocation)))
+    }
+
+    /// `--profiles`: every profile, what it matches, and its options.
+    fn listing(&self) -> String {
+        let mut out = String::from(
+            "Profiles: --profile NAME applies one; --profile auto picks the first that matches \
+             the command (wrap mode) or the input's first 4 KiB (filter mode).\n",
+        );
+        match &self.file {
+            Some(file) if file.exists() => {
+                out.push_str(&format!("User profiles: {}\n", file.display()));
+            }
+            Some(file) => out.push_str(&format!("User profiles: {} (no such file)\n", file.display())),
+            None => out.push_str("User profiles: none (neither XDG_CONFIG_HOME nor HOME is set)\n"),
+        }
+        for profile in &self.list {
+            let origin = match &profile.origin {
+                Origin::BuiltIn => "built-in".to_string(),
+                Origin::User {
+                    file,
+                    line,
+                    replaces,
+                } => format!(
+                    "{}:{line}{}",
+                    file.display(),
+                    if *replaces { ", replaces the built-in" } else { "" }
+                ),
+            };
+            out.push_str(&format!("\n{} ({origin})\n", profile.name));
+            let mut field = |name: &str, values: Vec<String>| {
+                let mut label = format!("  {name:<8}");
+                if values.is_empty() {
+                    out.push_str(&format!("{label}(none)\n"));
+                }
+                for value in values {
+                    out.push_str(&format!("{label}{value}\n"));
+                    label = " ".repeat(10);
+                }
+            };
+            field("match", vec![profile.matches.join(", ")].into_iter().filter(|m| !m.is_empty()).collect());
+            field("detect", profile.detect.iter().map(|pattern| shell_quote(pattern)).collect());
+            field("options", option_lines(&profile.args));
+        }
+        out
+    }
+}
+
+/// A profile's args, one option with its values per line, quoted for a
+/// shell so that each line can be typed as it is.
+fn option_lines(args: &[String]) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for arg in args {
+        let word = shell_quote(arg);
+        match lines.last_mut() {
+            Some(line) if !arg.starts_with('-') || arg == "-" => {
+                line.push(' ');
+                line.push_str(&word);
+            }
+            _ => lines.push(word),
+        }
+    }
+    lines
+}
+
+fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// What a user profile holds must make sense now, not when it is used:
+/// its args, its match entries and its patterns.
+fn check_user_profile(profile: &Profile) -> Result<(), String> {
+    profile.options(&super::args::command())?;
+    for entry in &profile.matches {
+        let words = entry.split_whitespace().count();
+        if !(1..=2).contains(&words) {
+            return Err(format!(
+                "{}: match entry '{entry}' is not 'prog' or 'prog sub'",
+                profile.described()
+            ));
+        }
+    }
+    for pattern in &profile.detect {
+        RegexBuilder::new(pattern).multi_line(true).build().map_err(|err| {
+            let why = err.to_string();
+            let why = why.lines().last().unwrap_or_default().trim_start_matches("error: ").to_string();
+            format!("{}: invalid detect pattern '{pattern}': {why}", profile.described())
+        })?;
+    }
+    Ok(())
+}
+
+/// `--profiles`: the listing, or why the user's profiles cannot be read.
+pub(super) fn listing(env: &dyn Fn(&str) -> Option<OsString>) -> Result<String, String> {
+    Profiles::load(env).map(|profiles| profiles.listing())
+}
+
+/// `config` (parsed from `argv`, whose matches are `user`) with the
+/// profile `choice` applied: its options in front of the user's, parsed
+/// again by `reparse`. `none`, and store commands, change nothing.
+pub(super) fn apply(
+    choice: &str,
+    config: Config,
+    argv: &[OsString],
+    user: &ArgMatches,
+    env: &dyn Fn(&str) -> Option<OsString>,
+    reparse: &dyn Fn(Vec<OsString>) -> Result<Config, String>,
+) -> Result<Config, String> {
+    if choice == "none" || matches!(config.mode, Mode::Store(_)) {
+        return Ok(config);
+    }
+    let profiles = Profiles::load(env)?;
+    let command = super::args::command();
+    let with = |profile: &Profile, wrap: bool| -> Result<Config, String> {
+        let options = profile.options(&command)?;
+        let given = |id: &str| user.value_source(id) == Some(ValueSource::CommandLine);
+        let kept = options.iter().filter(|option| {
+            let overridden = if BUDGET.contains(&option.id.as_str()) {
+                BUDGET.iter().any(|id| given(id))
+            } else {
+                given(&option.id) && !option.adds_up
+            };
+            !overridden && (wrap || !option.wrap_only)
+        });
+        let mut merged = argv[..1.min(argv.len())].to_vec();
+        merged.extend(kept.flat_map(|option| option.words.iter().map(OsString::from)));
+        merged.extend(argv.iter().skip(1).cloned());
+        let in_profile = |err: String| format!("with {}: {err}", profile.described());
+        let mut config = reparse(merged).map_err(in_profile)?;
+        // A contradiction the profile brought names it now; the user's own
+        // is reported as usual when the run starts.
+        if let Err(err) = config.options.plan()
+            && config_without_profile_is_valid(argv, reparse)
+        {
+            return Err(in_profile(err.to_string()));
+        }
+        config.profile = ProfileChoice::Applied(profile.name.clone());
+        Ok(config)
+    };
+    match &config.mode {
+        Mode::Wrap(wrap) => {
+            let profile = match choice {
+                "auto" => match profiles.for_command(&wrap.argv) {
+                    Some(profile) => profile,
+                    None => return Ok(config),
+                },
+                name => profiles.named(name)?,
+            };
+            with(profile, true)
+        }
+        _ if choice == "auto" => {
+            let mut candidates = Vec::new();
+            for profile in profiles.list.iter().filter(|profile| !profile.detect.is_empty()) {
+                let options = with(profile, false)?.options;
+                candidates.push(InputProfile::new(profile.name.clone(), profile.detect.clone(), options));
+            }
+            let mut config = config;
+            config.profile = ProfileChoice::FromInput(candidates);
+            Ok(config)
+        }
+        _ => with(profiles.named(choice)?, false),
+    }
+}
+
+fn config_without_profile_is_valid(
+    argv: &[OsString],
+    reparse: &dyn Fn(Vec<OsString>) -> Result<Config, String>,
+) -> bool {
+    reparse(argv.to_vec()).is_ok_and(|config| config.options.plan().is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn built_ins() -> Profiles {
+        Profiles::load(&|_| None).unwrap()
+    }
+
+    #[test]
+    fn built_in_profiles_are_valid_command_lines() {
+        let command = super::super::args::command();
+        for profile in &built_ins().list {
+            profile.options(&command).unwrap();
+            for pattern in &profile.detect {
+                RegexBuilder::new(pattern).multi_line(true).build().unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn auto_matches_the_innermost_program() {
+        let profiles = built_ins();
+        // Words are split at spaces, a `-c` script's at `|`.
+        let name = |command: &str| {
+            let argv: Vec<OsString> = command
+                .split(' ')
+                .map(|word| OsString::from(word.replace('|', " ")))
+                .collect();
+            profiles.for_command(&argv).map(|profile| profile.name.clone())
+        };
+        for (command, expected) in [
+            ("cargo test", Some("cargo")),
+            ("cargo +nightly clippy --all-targets", Some("cargo")),
+            ("cargo fmt", None),
+            ("sudo make -j4", Some("make")),
+            ("npx jest", Some("npm")),
+            ("uv run python -m pytest -x", Some("pytest")),
+            ("/bin/sh -c cd|x&&go|test|./...", Some("go")),
+            ("bash -c go|mod|tidy", None),
+            ("go mod tidy", None),
+            ("find . -name x", Some("listing")),
+            ("git diff HEAD~1", Some("git")),
+            ("git log -p", Some("git")),
+            ("git status", None),
+            ("echo hi", None),
+        ] {
+            assert_eq!(name(command).as_deref(), expected, "{command}");
+        }
+    }
+
+    #[test]
+    fn option_lines_quote_for_a_shell() {
+        let args: Vec<String> = ["--clean", "--keep", "^E ", "--max", "4k", "--keep", "it's"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(option_lines(&args), ["--clean", "--keep '^E '", "--max 4k", r"--keep 'it'\''s'"]);
+    }
+}

@@ -1,0 +1,348 @@
+//! Which program a command runs, as `--profile auto` sees it: the base
+//! name of each program in the command, looking through the wrappers that
+//! only run another one (`env`, `sudo`, `time`, `nice`, `timeout`,
+//! `nohup`, `exec`, `uv run`, `npx`, `python -m`, a shell's `-c STRING`).
+//! Words only: nothing here runs or resolves anything.
+
+/// One program of a command line, and the words after it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Invocation {
+    /// The base name (`/usr/bin/python3` is `python3`); for `python -m
+    /// MODULE`, the module.
+    pub(super) program: String,
+    pub(super) args: Vec<String>,
+}
+
+impl Invocation {
+    /// The first word after the program that is not an option (`-q`) or a
+    /// toolchain (`cargo +nightly test`): the subcommand, if it has one.
+    pub(super) fn subcommand(&self) -> Option<&str> {
+        self.args
+            .iter()
+            .map(String::as_str)
+            .find(|arg| !arg.starts_with('-') && !arg.starts_with('+'))
+    }
+}
+
+/// What a wrapper runs: the words after its own, new words (a shell's
+/// script, `python -mMODULE`), or nothing it wraps.
+enum Next<'a> {
+    Runs(&'a [String]),
+    Script(Vec<String>),
+    Nothing,
+}
+
+/// The programs `words` runs, outermost first: `sudo -u ci python3 -m
+/// pytest -x` runs `sudo`, `python3` and `pytest`.
+pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
+    let mut found = Vec::new();
+    let mut rest = skip_assignments(words);
+    while let Some((first, args)) = rest.split_first() {
+        let program = base_name(first);
+        found.push(Invocation {
+            program: program.to_string(),
+            args: args.to_vec(),
+        });
+        let next = match program {
+            "env" => Next::Runs(skip_options(
+                args,
+                &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+            )),
+            "sudo" => Next::Runs(skip_options(
+                args,
+                &[
+                    "-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C",
+                    "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-T",
+                    "--command-timeout", "-U", "--other-user",
+                ],
+            )),
+            "time" => Next::Runs(skip_options(args, &["-f", "--format", "-o", "--output"])),
+            "nice" => Next::Runs(skip_options(args, &["-n", "--adjustment"])),
+            "timeout" => {
+                let rest = skip_options(args, &["-s", "--signal", "-k", "--kill-after"]);
+                // The duration comes before the command.
+                Next::Runs(rest.get(1..).unwrap_or_default())
+            }
+            "nohup" | "exec" => Next::Runs(skip_options(args, &["-a"])),
+            "uv" if args.first().is_some_and(|arg| arg == "run") => uv_run(&args[1..]),
+            "npx" => npx(args),
+            _ if is_python(program) => python_module(args),
+            _ if is_shell(program) => shell_command(args),
+            _ => Next::Nothing,
+        };
+        match next {
+            Next::Runs(inner) => rest = skip_assignments(inner),
+            Next::Script(words) => {
+                found.extend(invocations(&words));
+                break;
+            }
+            Next::Nothing => break,
+        }
+    }
+    found
+}
+
+/// The words of the first command in a shell script, less the builtins
+/// that only prepare the shell (`cd dir && make` runs `make`): words split
+/// as the shell does with quotes and backslashes, commands ended by `;`,
+/// `&`, `|`, a newline or a parenthesis. `$(...)` and the like are read as
+/// plain words.
+pub(super) fn first_command(script: &str) -> Vec<String> {
+    /// Builtins and tests that only prepare or check: the command that
+    /// follows them is the one that prints.
+    const PREPARE: &[&str] = &[
+        "cd", "pushd", "popd", "export", "set", "unset", "source", ".", "umask", "ulimit",
+        "alias", "shopt", "trap", ":", "true", "test", "[", "[[", "declare", "typeset",
+        "local", "readonly",
+    ];
+    for command in shell_commands(script) {
+        let words = skip_assignments(&command);
+        match words.first() {
+            None => {}
+            Some(word) if PREPARE.contains(&word.as_str()) => {}
+            Some(_) => return words.to_vec(),
+        }
+    }
+    Vec::new()
+}
+
+/// A script's simple commands, as words.
+fn shell_commands(script: &str) -> Vec<Vec<String>> {
+    let mut commands = Vec::new();
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = script.chars().peekable();
+    let end_word = |word: &mut Option<String>, words: &mut Vec<String>| {
+        if let Some(done) = word.take() {
+            words.push(done);
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                let text = word.get_or_insert_with(String::new);
+                text.extend(chars.by_ref().take_while(|&c| c != '\''));
+            }
+            '"' => {
+                let text = word.get_or_insert_with(String::new);
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' if chars.peek().is_some_and(|n| "\"\\$`".contains(*n)) => {
+                            text.extend(chars.next());
+                        }
+                        c => text.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                // A backslash-newline joins lines; any other char is literal.
+                match chars.next() {
+                    Some('\n') | None => {}
+                    Some(c) => word.get_or_insert_with(String::new).push(c),
+                }
+            }
+            // `2>&1` is a redirection, not the end of a command.
+            '&' if word.as_deref().is_some_and(|w| w.ends_with(['>', '<'])) => {
+                word.get_or_insert_with(String::new).push(c);
+            }
+            ';' | '&' | '|' | '\n' | '(' | ')' => {
+                end_word(&mut word, &mut words);
+                if !words.is_empty() {
+                    commands.push(std::mem::take(&mut words));
+                }
+            }
+            '#' if word.is_none() => {
+                // A comment, to the end of the line.
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+                end_word(&mut word, &mut words);
+                if !words.is_empty() {
+                    commands.push(std::mem::take(&mut words));
+                }
+            }
+            c if c.is_whitespace() => end_word(&mut word, &mut words),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    end_word(&mut word, &mut words);
+    if !words.is_empty() {
+        commands.push(words);
+    }
+    commands
+}
+
+fn base_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Skips `NAME=value` words, as a shell or `env` reads them before a
+/// command.
+fn skip_assignments(words: &[String]) -> &[String] {
+    let is_assignment = |word: &String| {
+        word.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    };
+    let skipped = words.iter().take_while(|word| is_assignment(word)).count();
+    &words[skipped..]
+}
+
+/// Skips a wrapper's options; those in `valued` take the next word
+/// (unless written `-uVALUE` or `--user=VALUE`); `--` ends them.
+fn skip_options<'a>(args: &'a [String], valued: &[&str]) -> &'a [String] {
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        if arg == "--" {
+            return &args[at + 1..];
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            break;
+        }
+        at += if valued.contains(&arg.as_str()) { 2 } else { 1 };
+    }
+    &args[at.min(args.len())..]
+}
+
+/// `uv run [OPTIONS] COMMAND` or `uv run -m MODULE`.
+fn uv_run(args: &[String]) -> Next<'_> {
+    const VALUED: &[&str] = &[
+        "--with", "--with-editable", "--with-requirements", "--python", "-p", "--project",
+        "--directory", "--package", "--extra", "--group", "--env-file", "--index",
+        "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f",
+        "--config-file", "--cache-dir",
+    ];
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        match arg.as_str() {
+            "--" | "-m" | "--module" => return Next::Runs(&args[at + 1..]),
+            arg if VALUED.contains(&arg) => at += 2,
+            arg if arg.starts_with('-') => at += 1,
+            _ => break,
+        }
+    }
+    Next::Runs(args.get(at..).unwrap_or_default())
+}
+
+/// `npx [OPTIONS] COMMAND`, or `npx -c STRING`.
+fn npx(args: &[String]) -> Next<'_> {
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        match arg.as_str() {
+            "--" => return Next::Runs(&args[at + 1..]),
+            "-c" | "--call" => {
+                let script = args.get(at + 1).map_or("", String::as_str);
+                return Next::Script(first_command(script));
+            }
+            "-p" | "--package" => at += 2,
+            arg if arg.starts_with('-') => at += 1,
+            _ => break,
+        }
+    }
+    Next::Runs(args.get(at..).unwrap_or_default())
+}
+
+fn is_python(program: &str) -> bool {
+    let version = program
+        .strip_prefix("python")
+        .or_else(|| program.strip_prefix("pypy"));
+    version.is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// `python [OPTIONS] -m MODULE ARGS`: the module and its arguments.
+fn python_module(args: &[String]) -> Next<'_> {
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        match arg.as_str() {
+            "-m" => return Next::Runs(&args[at + 1..]),
+            "-X" | "-W" => at += 2,
+            // -c runs code, a word that is not an option a script.
+            "-c" => break,
+            arg if arg.starts_with("-m") => {
+                let mut inner = vec![arg["-m".len()..].to_string()];
+                inner.extend_from_slice(&args[at + 1..]);
+                return Next::Script(inner);
+            }
+            arg if arg.starts_with('-') && arg != "-" => at += 1,
+            _ => break,
+        }
+    }
+    Next::Nothing
+}
+
+fn is_shell(program: &str) -> bool {
+    matches!(program, "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" | "mksh")
+}
+
+/// `sh [OPTIONS] -c STRING`: the first command of STRING.
+fn shell_command(args: &[String]) -> Next<'_> {
+    let mut runs_string = false;
+    for arg in args {
+        match arg.strip_prefix('-') {
+            Some(flags) if !flags.starts_with('-') && !flags.is_empty() => {
+                runs_string |= flags.contains('c');
+            }
+            Some(_) => {}
+            None if runs_string => return Next::Script(first_command(arg)),
+            None => break,
+        }
+    }
+    Next::Nothing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn programs(command: &str) -> Vec<String> {
+        let words: Vec<String> = command.split(' ').map(String::from).collect();
+        invocations(&words).into_iter().map(|i| i.program).collect()
+    }
+
+    #[test]
+    fn wrappers_are_looked_through() {
+        for (command, expected) in [
+            ("cargo test --lib", &["cargo"][..]),
+            ("/usr/bin/env -i FOO=1 cargo build", &["env", "cargo"]),
+            ("sudo -u ci -E make -j4", &["sudo", "make"]),
+            ("time -p nice -n 5 timeout -s KILL 5m pytest -x", &["time", "nice", "timeout", "pytest"]),
+            ("uv run --with rich -- pytest", &["uv", "pytest"]),
+            ("uv run -m pytest", &["uv", "pytest"]),
+            ("npx --yes jest --ci", &["npx", "jest"]),
+            ("python3.12 -u -m pytest tests", &["python3.12", "pytest"]),
+            ("python -mpytest", &["python", "pytest"]),
+            ("python script.py", &["python"]),
+            ("bash -lc cd&&pytest", &["bash", "pytest"]),
+            ("FOO=1 BAR=2 go test ./...", &["go"]),
+            ("nohup exec ninja", &["nohup", "exec", "ninja"]),
+        ] {
+            assert_eq!(programs(command), expected, "{command}");
+        }
+    }
+
+    #[test]
+    fn the_first_command_of_a_script_that_prints() {
+        for (script, expected) in [
+            ("cd 'my dir' && cargo test", "cargo test"),
+            ("set -e; export X=1; FOO=\"a b\" pytest -q", "pytest -q"),
+            ("make check 2>&1 | tail", "make check 2>&1"),
+            ("# setup\n[ -d x ] || mkdir x\nls", "mkdir x"),
+            ("(cd sub; npm test)", "npm test"),
+            ("echo \"a\\\"b\" c\\ d", "echo a\"b c d"),
+            ("cd x", ""),
+        ] {
+            assert_eq!(first_command(script).join(" "), expected, "{script:?}");
+        }
+    }
+
+    #[test]
+    fn subcommands_skip_options_and_toolchains() {
+        let cargo = &invocations(&["cargo".into(), "+nightly".into(), "-q".into(), "test".into()])[0];
+        assert_eq!(cargo.subcommand(), Some("test"));
+    }
+}

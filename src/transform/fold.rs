@@ -1,0 +1,563 @@
+//! `--fold`: a run of k >= 3 consecutive similar lines becomes its first
+//! line, one marker line, `[... {k-2} similar lines folded ...]` (which
+//! stands for the k-2 lines it replaced), and its last line, so the range
+//! stays visible.
+//!
+//! Two lines are similar when they are equal after masking (see
+//! [`similar`]), or when both match the same `--fold-pattern` first. A
+//! line that `--keep` or `--keep-errors` matches is never folded: it ends
+//! a run, and cannot start one. Lines toolcap wrote (a squeeze marker) and
+//! lines over [`MAX_COMPARED`] end a run too.
+//!
+//! Memory is bounded: a run holds its last line (at most
+//! [`MAX_COMPARED`]), a count, and the raw line where its folded part
+//! began; its first line has gone out already.
+
+use memchr::{memchr, memchr_iter};
+use regex::bytes::Regex;
+
+use super::{Emit, Ending, Transform, split_terminator};
+use crate::keep_match::KeepMatch;
+use crate::render::text::fold_marker;
+
+/// Lines up to this long are held back to be compared; longer ones are
+/// never folded (as for `--squeeze`).
+const MAX_COMPARED: usize = 64 * 1024;
+
+/// A run of this many hex digits or more is an id (a hash, an address, a
+/// request id), masked whole: shorter ones are words (`add`, `cafe`).
+const HEX_ID: usize = 8;
+
+/// What `--fold` needs to know besides the stream.
+#[derive(Clone, Debug)]
+pub(crate) struct FoldRules {
+    /// `--fold-pattern`: a line's class is the first of these it matches;
+    /// lines of one class are similar whatever else they hold.
+    pub(crate) classes: Vec<Regex>,
+    /// The lines that are never folded.
+    pub(crate) protected: Option<KeepMatch>,
+}
+
+pub(crate) struct Fold {
+    rules: FoldRules,
+    /// Whether markers name the raw lines they stand for (a spill file
+    /// holds them).
+    name_lines: bool,
+    /// Raw input lines before the next line.
+    raw: u64,
+    /// The line the next one is compared with (the last line shown or
+    /// held), whole; meaningful only when `comparable`.
+    last: Vec<u8>,
+    comparable: bool,
+    last_class: Option<usize>,
+    /// Whether the run's first line may start a run (it is not
+    /// protected): asked only once a similar line follows it.
+    first_free: Option<bool>,
+    /// Lines of the run after its first, held back; `last` is the last.
+    held: u64,
+    /// The raw line of the first held line.
+    held_from: u64,
+    /// The current line, while it arrives over several chunks.
+    partial: Vec<u8>,
+    /// The current line outgrew [`MAX_COMPARED`]: passed on as it comes.
+    passing: bool,
+    changed: bool,
+}
+
+/// What becomes of a whole line.
+enum Step {
+    /// It is shown where it is (ending any run); the next line is compared
+    /// with it when `Some` (its class, and whether it may start a run if
+    /// known).
+    Show(Option<(Option<usize>, Option<bool>)>),
+    /// It joins the run (of this class), held back.
+    Hold(Option<usize>),
+}
+
+impl Fold {
+    pub(crate) fn new(rules: FoldRules, name_lines: bool) -> Fold {
+        Fold {
+            rules,
+            name_lines,
+            raw: 0,
+            last: Vec::new(),
+            comparable: false,
+            last_class: None,
+            first_free: None,
+            held: 0,
+            held_from: 0,
+            partial: Vec::new(),
+            passing: false,
+            changed: false,
+        }
+    }
+
+    fn class_of(&self, text: &[u8]) -> Option<usize> {
+        self.rules.classes.iter().position(|class| class.is_match(text))
+    }
+
+    fn is_protected(&self, text: &[u8]) -> bool {
+        self.rules
+            .protected
+            .as_ref()
+            .is_some_and(|protected| protected.matches(text))
+    }
+
+    /// Decides what becomes of `line`, a whole line.
+    fn step(&mut self, line: &[u8]) -> Step {
+        if line.len() > MAX_COMPARED {
+            return Step::Show(None);
+        }
+        let text = split_terminator(line).0;
+        let class = self.class_of(text);
+        let similar = self.comparable
+            && self.last_class == class
+            && (class.is_some() || similar(split_terminator(&self.last).0, text));
+        if !similar {
+            return Step::Show(Some((class, None)));
+        }
+        if self.is_protected(text) {
+            return Step::Show(None);
+        }
+        if self.held == 0 {
+            let free = match self.first_free {
+                Some(free) => free,
+                None => !self.is_protected(split_terminator(&self.last).0),
+            };
+            if !free {
+                // The first line stays alone; this one may start a run.
+                return Step::Show(Some((class, Some(true))));
+            }
+        }
+        Step::Hold(class)
+    }
+
+    /// Ends the run: one held line is shown as it is; more become the
+    /// marker and the last of them.
+    fn end_run(&mut self, out: &mut dyn Emit) {
+        match std::mem::take(&mut self.held) {
+            0 => {}
+            1 => out.bytes(&self.last),
+            held => {
+                self.changed = true;
+                let folded = held - 1;
+                let lines = (self.held_from, self.held_from + folded - 1);
+                out.merged_line(&fold_marker(folded, self.name_lines.then_some(lines)), folded);
+                out.bytes(&self.last);
+            }
+        }
+    }
+
+    /// After a shown line: what the next one is compared with.
+    fn shown(&mut self, line: &[u8], next: Option<(Option<usize>, Option<bool>)>) {
+        match next {
+            None => self.comparable = false,
+            Some((class, free)) => {
+                self.remember(line, class);
+                self.first_free = free;
+            }
+        }
+    }
+
+    fn remember(&mut self, line: &[u8], class: Option<usize>) {
+        self.last.clear();
+        self.last.extend_from_slice(line);
+        self.last_class = class;
+        self.comparable = true;
+    }
+
+    /// A held line: the run grows by one.
+    fn hold(&mut self, line: &[u8], class: Option<usize>) {
+        if self.held == 0 {
+            self.held_from = self.raw + 1;
+        }
+        self.held += 1;
+        self.remember(line, class);
+    }
+
+    /// A whole line that arrived over several chunks.
+    fn assembled_line(&mut self, line: &[u8], out: &mut dyn Emit) {
+        match self.step(line) {
+            Step::Show(next) => {
+                self.end_run(out);
+                out.bytes(line);
+                self.shown(line, next);
+            }
+            Step::Hold(class) => self.hold(line, class),
+        }
+        self.raw += 1;
+    }
+
+    /// The current line is too long to compare: it ends the run and is
+    /// passed on as it comes.
+    fn start_passing(&mut self, out: &mut dyn Emit) {
+        self.end_run(out);
+        self.comparable = false;
+        out.bytes(&self.partial);
+        self.partial.clear();
+        self.passing = true;
+    }
+}
+
+impl Transform for Fold {
+    /// Lines shown where they are go out many at once, as slices of the
+    /// chunk; only held lines are copied.
+    fn push(&mut self, input: &[u8], out: &mut dyn Emit) {
+        let mut at = 0;
+        // Finish a line that began in an earlier chunk.
+        if self.passing || !self.partial.is_empty() {
+            let end = memchr(b'\n', input).map_or(input.len(), |p| p + 1);
+            let ends_line = input[..end].last() == Some(&b'\n');
+            if self.passing {
+                out.bytes(&input[..end]);
+                self.passing = !ends_line;
+                if ends_line {
+                    self.raw += 1;
+                }
+            } else {
+                self.partial.extend_from_slice(&input[..end]);
+                if ends_line {
+                    let line = std::mem::take(&mut self.partial);
+                    self.assembled_line(&line, out);
+                    self.partial = line;
+                    self.partial.clear();
+                } else if self.partial.len() > MAX_COMPARED {
+                    self.start_passing(out);
+                }
+            }
+            at = end;
+        }
+        // Whole lines; `pending`: where lines shown but not yet emitted
+        // begin.
+        let mut pending = at;
+        let base = at;
+        for newline in memchr_iter(b'\n', &input[base..]) {
+            let (start, end) = (at, base + newline + 1);
+            at = end;
+            let line = &input[start..end];
+            match self.step(line) {
+                Step::Show(next) => {
+                    if self.held > 0 {
+                        out.bytes(&input[pending..start]);
+                        pending = start;
+                        self.end_run(out);
+                    }
+                    self.shown(line, next);
+                }
+                Step::Hold(class) => {
+                    if pending < start {
+                        out.bytes(&input[pending..start]);
+                    }
+                    pending = end;
+                    self.hold(line, class);
+                }
+            }
+            self.raw += 1;
+        }
+        if pending < at {
+            out.bytes(&input[pending..at]);
+        }
+        let rest = &input[at..];
+        if !rest.is_empty() {
+            self.partial.extend_from_slice(rest);
+            if self.partial.len() > MAX_COMPARED {
+                self.start_passing(out);
+            }
+        }
+    }
+
+    fn push_merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
+        // A line toolcap wrote is never folded, and ends a run.
+        self.end_run(out);
+        self.comparable = false;
+        self.raw += lines;
+        out.merged_line(line, lines);
+    }
+
+    fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.assembled_line(&line, out);
+        }
+        self.end_run(out);
+    }
+
+    fn changed(&self) -> bool {
+        self.changed
+    }
+}
+
+/// A piece of a line as masking reads it.
+#[derive(Debug, PartialEq, Eq)]
+enum Token {
+    Byte(u8),
+    /// A number or an id.
+    Number,
+    /// A run of spaces and tabs.
+    Space,
+    End,
+}
+
+/// The token at `at`, a token boundary of `line`, and where the next one
+/// begins. Masking reads a line from left to right:
+///
+/// 1. where a run of hex digits begins (a hex digit with none before it)
+///    and is at least [`HEX_ID`] long, the whole run is a number;
+/// 2. otherwise a run of ASCII digits is a number, taking in one `.` that
+///    a digit follows (`0.12` is one number, `1.2.3` two);
+/// 3. a run of spaces and tabs is one space;
+/// 4. every other byte is itself.
+fn token(line: &[u8], at: usize) -> (Token, usize) {
+    let Some(&byte) = line.get(at) else {
+        return (Token::End, at);
+    };
+    let run = |from: usize, of: fn(&u8) -> bool| line[from..].iter().take_while(|b| of(b)).count();
+    if byte.is_ascii_hexdigit() && (at == 0 || !line[at - 1].is_ascii_hexdigit()) {
+        let hex = run(at, u8::is_ascii_hexdigit);
+        if hex >= HEX_ID {
+            return (Token::Number, at + hex);
+        }
+    }
+    if byte.is_ascii_digit() {
+        let mut end = at + run(at, u8::is_ascii_digit);
+        if line.get(end) == Some(&b'.') && line.get(end + 1).is_some_and(u8::is_ascii_digit) {
+            end += 1 + run(end + 1, u8::is_ascii_digit);
+        }
+        return (Token::Number, end);
+    }
+    if byte == b' ' || byte == b'\t' {
+        return (Token::Space, at + run(at, |b| *b == b' ' || *b == b'\t'));
+    }
+    (Token::Byte(byte), at + 1)
+}
+
+/// Whether a byte can be part of a number or a space run: a token that
+/// holds a differing byte starts at the first of the run of these before
+/// it.
+fn maskable(byte: u8) -> bool {
+    byte.is_ascii_hexdigit() || matches!(byte, b'.' | b' ' | b'\t')
+}
+
+/// Whether two lines (without their terminators) are equal after masking.
+///
+/// Similar lines are mostly equal bytes: identical stretches are skipped
+/// at memory speed, and only the tokens around each difference are read.
+/// At a token boundary reached in both lines by equal tokens the byte
+/// before is alike (a hex digit after a number, a space, or the same
+/// byte), so the tokens that follow are read alike too.
+fn similar(a: &[u8], b: &[u8]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let same = common_prefix(&a[i..], &b[j..]);
+        if i + same == a.len() && j + same == b.len() {
+            return true;
+        }
+        let differs_at = i + same;
+        let back = a[i..differs_at].iter().rev().take_while(|&&byte| maskable(byte)).count();
+        (i, j) = (differs_at - back, j + same - back);
+        // Token by token until past the difference.
+        while i <= differs_at {
+            let (token_a, next_a) = token(a, i);
+            let (token_b, next_b) = token(b, j);
+            if token_a != token_b {
+                return false;
+            }
+            if token_a == Token::End {
+                return true;
+            }
+            (i, j) = (next_a, next_b);
+        }
+    }
+}
+
+/// How many bytes `a` and `b` share at their start: eight at a time
+/// while they can (a word compare, where a byte loop would not be
+/// vectorized), then byte by byte.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let mut same = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        if x != y {
+            break;
+        }
+        same += 8;
+    }
+    same + a[same..].iter().zip(&b[same..]).take_while(|(x, y)| x == y).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use regex::bytes::RegexSet;
+
+    use super::*;
+    use crate::transform::testing::{run, run_all_chunkings};
+
+    fn rules(protected: &[&str], classes: &[&str]) -> FoldRules {
+        FoldRules {
+            classes: classes.iter().map(|c| Regex::new(c).unwrap()).collect(),
+            protected: (!protected.is_empty())
+                .then(|| KeepMatch::new(RegexSet::new(protected).unwrap())),
+        }
+    }
+
+    fn fold_with(rules: &FoldRules, name_lines: bool, input: &[u8]) -> String {
+        let bytes = run_all_chunkings(|| Box::new(Fold::new(rules.clone(), name_lines)), input);
+        String::from_utf8(bytes).unwrap()
+    }
+
+    fn fold(input: &str) -> String {
+        fold_with(&rules(&[], &[]), false, input.as_bytes())
+    }
+
+    /// Masking word for word as the README says it, to check `similar`'s
+    /// shortcuts against.
+    fn masked(line: &[u8]) -> Vec<Token> {
+        let mut tokens = Vec::new();
+        let mut at = 0;
+        loop {
+            let (token, next) = token(line, at);
+            if token == Token::End {
+                return tokens;
+            }
+            tokens.push(token);
+            at = next;
+        }
+    }
+
+    #[test]
+    fn masking_reads_numbers_ids_and_spaces() {
+        for (a, b) in [
+            ("test_param[17] PASSED [ 12%]", "test_param[1001] PASSED [ 99%]"),
+            ("took 0.12s", "took 13.5s"),
+            ("id=deadbeef01 ok", "id=0123456789abcdef ok"),
+            ("a\t \tb", "a b"),
+            ("v1.2.3", "v10.20.30"),
+            ("x1234567a", "x7"),
+        ] {
+            assert!(similar(a.as_bytes(), b.as_bytes()), "{a:?} {b:?}");
+            assert_eq!(masked(a.as_bytes()), masked(b.as_bytes()), "{a:?} {b:?}");
+        }
+        for (a, b) in [
+            ("took 0.12s", "took 0.12 s"),
+            ("cafe 1", "beef 1"),
+            ("1.2.3", "1.2"),
+            ("ab12", "ab1c"),
+            ("x", "x "),
+            ("a1", "b1"),
+        ] {
+            assert!(!similar(a.as_bytes(), b.as_bytes()), "{a:?} {b:?}");
+            assert_ne!(masked(a.as_bytes()), masked(b.as_bytes()), "{a:?} {b:?}");
+        }
+        // Rule 1 only where a hex run begins: after the number `0.1`, the
+        // hex digits go on as bytes of their own.
+        assert_eq!(
+            masked(b"0.12345678abc"),
+            [Token::Number, Token::Byte(b'a'), Token::Byte(b'b'), Token::Byte(b'c')]
+        );
+    }
+
+    #[test]
+    fn similar_agrees_with_masking_on_every_small_pair() {
+        let alphabet = [b'1', b'9', b'a', b'g', b'.', b' ', b'\t', b'x'];
+        let mut lines: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut shorter = lines.clone();
+        for _ in 0..3 {
+            shorter = shorter
+                .iter()
+                .flat_map(|line| alphabet.iter().map(move |&byte| [line.as_slice(), &[byte]].concat()))
+                .collect();
+            lines.extend(shorter.iter().cloned());
+        }
+        // Ids of 8+ hex digits, placed after shared prefixes.
+        let ids: Vec<Vec<u8>> = lines
+            .iter()
+            .take(200)
+            .map(|line| [line.as_slice(), b"0123abcd9"].concat())
+            .collect();
+        lines.extend(ids);
+        for a in &lines {
+            for b in &lines {
+                assert_eq!(
+                    similar(a, b),
+                    masked(a) == masked(b),
+                    "{:?} {:?}",
+                    a.escape_ascii().to_string(),
+                    b.escape_ascii().to_string()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn runs_of_three_or_more_keep_their_ends() {
+        assert_eq!(fold("a1\na2\nb\n"), "a1\na2\nb\n");
+        assert_eq!(
+            fold("x\nt[0] ok\nt[1] ok\nt[2] ok\nt[3] ok\ny\n"),
+            "x\nt[0] ok\n[... 2 similar lines folded ...]\nt[3] ok\ny\n"
+        );
+        assert_eq!(
+            fold("n 1\nn 2\nn 3"),
+            "n 1\n[... 1 similar lines folded ...]\nn 3",
+            "an unterminated last line ends the run"
+        );
+        assert_eq!(fold("n 1\r\nn 2\nn 3\r\n"), "n 1\r\n[... 1 similar lines folded ...]\nn 3\r\n");
+    }
+
+    #[test]
+    fn markers_name_raw_lines_and_stand_for_them() {
+        let input = b"head\nrow 1\nrow 2\nrow 3\nrow 4\nrow 5\ntail\n";
+        let named = fold_with(&rules(&[], &[]), true, input);
+        assert_eq!(named, "head\nrow 1\n[... 3 similar lines folded (lines 3-5) ...]\nrow 5\ntail\n");
+        let output = run(|| Box::new(Fold::new(rules(&[], &[]), true)), input, 7);
+        assert_eq!(output.merged, [(11, 3)]);
+    }
+
+    #[test]
+    fn protected_lines_end_runs_and_never_start_one() {
+        let protected = rules(&["FAIL"], &[]);
+        let input = b"t 1 ok\nt 2 ok\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\nt 7 ok\nt 8 ok\nt 9 ok\n";
+        assert_eq!(
+            fold_with(&protected, false, input),
+            "t 1 ok\n[... 1 similar lines folded ...]\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\n\
+             t 7 ok\n[... 1 similar lines folded ...]\nt 9 ok\n"
+        );
+        // A protected first line stays alone; the next starts the run.
+        let input = b"FAIL 1\nn 2\nn 3\nn 4\n";
+        assert_eq!(
+            fold_with(&rules(&["FAIL"], &["^"]), false, input),
+            "FAIL 1\nn 2\n[... 1 similar lines folded ...]\nn 4\n"
+        );
+    }
+
+    #[test]
+    fn lines_of_one_class_are_similar() {
+        let classes = rules(&[], &["^ +Compiling ", "^test .* ok$"]);
+        let input = b"   Compiling a v1\n   Compiling bb v2\n   Compiling ccc v3\n\
+                      test x ... ok\ntest yy ... ok\ntest zzz ... ok\nCompiling d 1\n";
+        assert_eq!(
+            fold_with(&classes, false, input),
+            "   Compiling a v1\n[... 1 similar lines folded ...]\n   Compiling ccc v3\n\
+             test x ... ok\n[... 1 similar lines folded ...]\ntest zzz ... ok\nCompiling d 1\n"
+        );
+        // A line of a class and a line of none are never similar.
+        let mixed = rules(&[], &["^a 1$"]);
+        assert_eq!(fold_with(&mixed, false, b"a 1\na 2\na 3\n"), "a 1\na 2\na 3\n");
+    }
+
+    #[test]
+    fn merged_and_long_lines_end_runs() {
+        let long = format!("n {}\n", "x".repeat(MAX_COMPARED));
+        let input = format!("n 1\nn 2\n{long}{long}{long}n 3\nn 4\n");
+        let output = run(|| Box::new(Fold::new(rules(&[], &[]), false)), input.as_bytes(), 1000);
+        assert!(output.bytes == input.as_bytes());
+        let mut fold = Fold::new(rules(&[], &[]), true);
+        let mut output = crate::transform::testing::Output::default();
+        fold.push(b"n 1\nn 2\n", &mut output);
+        fold.push_merged(b"[marker]\n", 5, &mut output);
+        fold.push(b"n 8\nn 9\nn 10\n", &mut output);
+        fold.finish(&Ending { spill: None }, &mut output);
+        assert_eq!(
+            String::from_utf8(output.bytes).unwrap(),
+            "n 1\nn 2\n[marker]\nn 8\n[... 1 similar lines folded (lines 9-9) ...]\nn 10\n"
+        );
+    }
+}

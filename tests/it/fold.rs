@@ -1,0 +1,149 @@
+//! `--fold` through the binary, byte for byte: the marker with and without
+//! a spill file, runs broken by protected lines, and the header and cut
+//! markers of a folded stream. (The model comparison, over random input
+//! and chunkings, is in clean_properties.rs.)
+
+use crate::common::{TempDir, assert_output, toolcap};
+
+fn numbered(prefix: &str, range: std::ops::RangeInclusive<u32>) -> String {
+    range.map(|i| format!("{prefix}{i}\n")).collect()
+}
+
+#[test]
+fn a_run_keeps_its_first_and_last_line() {
+    let input = format!(
+        "start\n{}end\n",
+        numbered("t[", 0..=3).replace('\n', "] ok\n")
+    );
+    assert_output(
+        &["--fold"],
+        input,
+        "start\nt[0] ok\n[... 2 similar lines folded ...]\nt[3] ok\nend\n",
+    );
+    // Two similar lines are not a run; numbers, ids and spacing apart.
+    assert_output(&["--fold"], "x 1\nx 2\ny\n", "x 1\nx 2\ny\n");
+    assert_output(
+        &["--fold"],
+        "took 0.5s id=deadbeef01\ntook  12.25s id=0123456789abcdef\ntook\t3s id=cafebabe\n",
+        "took 0.5s id=deadbeef01\n[... 1 similar lines folded ...]\ntook\t3s id=cafebabe\n",
+    );
+}
+
+#[test]
+fn clean_folds_too() {
+    assert_output(
+        &["--clean"],
+        "\x1b[32mok 1\x1b[0m\nok 2\nok 3\nok 4\n",
+        "ok 1\n[... 2 similar lines folded ...]\nok 4\n",
+    );
+}
+
+#[test]
+fn markers_name_raw_lines_when_spilling() {
+    let dir = TempDir::new("fold-spill");
+    let spill = dir.join("full.log");
+    // Raw lines 1-3 squeeze into two; rows are raw lines 4-8, of which 5-7
+    // are folded.
+    let input = format!("a\na\na\n{}", numbered("row ", 1..=5));
+    toolcap()
+        .args(["--squeeze", "--fold", "--spill"])
+        .arg(&spill)
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(
+            "a\n[... previous line repeated 2 more times ...]\nrow 1\n\
+             [... 3 similar lines folded (lines 5-7) ...]\nrow 5\n",
+        );
+    assert_eq!(std::fs::read_to_string(&spill).unwrap(), input);
+}
+
+#[test]
+fn a_cut_counts_the_folded_stream_and_names_raw_lines() {
+    let dir = TempDir::new("fold-cut");
+    let spill = dir.join("full.log");
+    // Raw: head, row 0 .. row 99 (lines 2-101), tail (line 102). Folded:
+    // head, row 0, the marker for raw lines 3-100, row 99, tail.
+    let input = format!("head\n{}tail\n", numbered("row ", 0..=99));
+    let marker = "[... 98 similar lines folded (lines 3-100) ...]\n";
+    let folded = format!("head\nrow 0\n{marker}row 99\ntail\n");
+    let output = toolcap()
+        .args(["--fold", "--head", "11", "--tail", "12", "--spill"])
+        .arg(&spill)
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let expected = format!(
+        "Warning: truncated output (original token count: {})\n\
+         Total output lines: 5\n\
+         Cleaned: {} raw bytes became {} bytes\n\n\
+         head\nrow 0\n\
+         [... {} bytes truncated (lines 3-100); full output in {} ...]\n\
+         row 99\ntail\n",
+        folded.len().div_ceil(4),
+        input.len(),
+        folded.len(),
+        marker.len(),
+        spill.display()
+    );
+    assert_eq!(String::from_utf8_lossy(&output), expected);
+}
+
+#[test]
+fn a_protected_line_breaks_a_run_and_stays() {
+    let input = numbered("check ", 1..=9).replace('\n', " passed\n");
+    assert_output(
+        &["--fold", "--keep", "^check 5 "],
+        input.clone(),
+        "check 1 passed\n[... 2 similar lines folded ...]\ncheck 4 passed\n\
+         check 5 passed\n\
+         check 6 passed\n[... 2 similar lines folded ...]\ncheck 9 passed\n",
+    );
+    // --keep-errors protects every line here: nothing is folded.
+    let retries = numbered("retry ", 1..=4).replace('\n', " failed\n");
+    assert_output(
+        &["--fold", "--keep-errors"],
+        retries.clone(),
+        retries.clone(),
+    );
+    assert_output(
+        &["--fold"],
+        retries,
+        "retry 1 failed\n[... 2 similar lines folded ...]\nretry 4 failed\n",
+    );
+}
+
+#[test]
+fn fold_patterns_make_lines_similar() {
+    let input = "   Compiling serde v1.0.1\n   Compiling libc v0.2.3\n   Compiling regex v1.11.0\n\
+                 error[E0308]: mismatched types\n";
+    assert_output(&["--fold"], input, input);
+    assert_output(
+        &["--fold", "--fold-pattern", "^ +Compiling "],
+        input,
+        "   Compiling serde v1.0.1\n[... 1 similar lines folded ...]\n   Compiling regex v1.11.0\n\
+         error[E0308]: mismatched types\n",
+    );
+}
+
+#[test]
+fn fold_pattern_needs_fold() {
+    toolcap()
+        .args(["--fold-pattern", "x"])
+        .write_stdin("x\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("toolcap: --fold-pattern needs --fold (or --clean)\n");
+    toolcap()
+        .args(["--fold", "--fold-pattern", "("])
+        .write_stdin("x\n")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::starts_with(
+            "toolcap: invalid value '(' for '--fold-pattern': ",
+        ));
+}

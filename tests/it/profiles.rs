@@ -1,0 +1,462 @@
+//! `--profile` and `--profiles`: built-ins chosen by the command or the
+//! input, the user's profiles.toml adding to and replacing them, the
+//! user's own options winning, and the errors a broken file gives. Every
+//! run here gets a config directory of its own, so the profiles of
+//! whoever runs the tests never leak in.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+use crate::common::{Need, TempDir, require, std_toolcap, toolcap};
+
+/// toolcap with `config` as its XDG_CONFIG_HOME (and HOME).
+fn toolcap_in(config: &Path) -> Command {
+    let mut command = toolcap();
+    command.env("XDG_CONFIG_HOME", config).env("HOME", config);
+    command
+}
+
+/// Writes the user's profiles file under `config`.
+fn write_profiles(config: &Path, text: &str) -> std::path::PathBuf {
+    let dir = config.join("toolcap");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("profiles.toml");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+fn stdout(command: &mut Command) -> String {
+    let output = command.output().expect("run toolcap");
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// The `profile` field of a JSON report.
+fn json_profile(command: &mut Command) -> serde_json::Value {
+    let output = command.output().expect("run toolcap");
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("one JSON object");
+    report["profile"].clone()
+}
+
+/// A cargo build's first lines, as cargo prints them.
+const CARGO_START: &str =
+    "   Compiling libc v0.2.3\n   Compiling serde v1.0.1\n   Compiling demo v0.1.0\n";
+
+#[test]
+fn auto_in_filter_mode_chooses_by_the_input() {
+    let config = TempDir::new("profile-filter");
+    let profile = |input: &str| {
+        json_profile(
+            toolcap_in(config.path())
+                .args(["--json", "--profile", "auto"])
+                .write_stdin(input.to_string()),
+        )
+    };
+    assert_eq!(profile(CARGO_START), "cargo");
+    assert_eq!(
+        profile(
+            "============================= test session starts ==============================\n"
+        ),
+        "pytest"
+    );
+    assert_eq!(profile("=== RUN   TestA\n--- PASS: TestA (0.00s)\n"), "go");
+    assert_eq!(profile(".\n./a\n./a/b\n./c\n"), "listing");
+    assert_eq!(profile("diff --git a/x b/x\n--- a/x\n+++ b/x\n"), "git");
+    assert_eq!(profile("hello\n"), serde_json::Value::Null);
+    // Without --profile there is none.
+    let none = json_profile(
+        toolcap_in(config.path())
+            .arg("--json")
+            .write_stdin(CARGO_START),
+    );
+    assert_eq!(none, serde_json::Value::Null);
+}
+
+#[test]
+fn auto_with_no_match_changes_nothing() {
+    let config = TempDir::new("profile-none");
+    let input = "x\n".repeat(10) + "line 1\nline 2\nline 3\n";
+    let plain = stdout(
+        toolcap_in(config.path())
+            .args(["--max", "12"])
+            .write_stdin(input.clone()),
+    );
+    let auto = stdout(
+        toolcap_in(config.path())
+            .args(["--max", "12", "--profile", "auto"])
+            .write_stdin(input.clone()),
+    );
+    assert_eq!(auto, plain);
+    let wrapped = stdout(
+        toolcap_in(config.path())
+            .args(["--max", "12", "--profile", "auto", "--", "printf", "%s"])
+            .arg(&input),
+    );
+    assert_eq!(wrapped, plain);
+}
+
+#[test]
+fn auto_in_filter_mode_reads_past_a_short_first_chunk() {
+    // The session header arrives after a pause, past the first read.
+    let config = TempDir::new("profile-late");
+    let script = "printf 'platform x -- Python 3, pytest-9\\n'; sleep 0.2; \
+                  printf 'a[1] PASSED\\na[2] PASSED\\na[3] PASSED\\n'";
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", script])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sh");
+    let pipe = child.stdout.take().expect("a pipe");
+    let output = std_toolcap()
+        .env("XDG_CONFIG_HOME", config.path())
+        .env("HOME", config.path())
+        .args(["--json", "--profile", "auto"])
+        .stdin(pipe)
+        .output()
+        .expect("run toolcap");
+    child.wait().expect("wait for sh");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["profile"], "pytest");
+    assert_eq!(
+        report["output"],
+        "platform x -- Python 3, pytest-9\na[1] PASSED\n[... 1 similar lines folded ...]\na[3] PASSED\n"
+    );
+}
+
+#[test]
+fn auto_in_wrap_mode_chooses_by_the_command() {
+    let config = TempDir::new("profile-wrap");
+    let dir = TempDir::new("profile-wrap-tree");
+    for i in 0..300 {
+        std::fs::write(dir.join(format!("file{i}.txt")), "").unwrap();
+    }
+    // ls through `env` and `nice`, and as the command after `cd` in -c.
+    let profile = json_profile(
+        toolcap_in(config.path())
+            .env("LC_ALL", "C")
+            .args([
+                "--json",
+                "--profile",
+                "auto",
+                "--",
+                "env",
+                "LC_ALL=C",
+                "nice",
+                "ls",
+            ])
+            .arg(dir.path()),
+    );
+    assert_eq!(profile, "listing");
+    let script = format!("cd '{}' && ls -1", dir.path().display());
+    let output = toolcap_in(config.path())
+        .env("LC_ALL", "C")
+        .args(["--json", "--profile", "auto", "-c", &script])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["profile"], "listing");
+    // `ls -1` sorts file0, file1, file10, file100, ...: all similar.
+    let text = report["output"].as_str().unwrap();
+    assert!(
+        text.starts_with("file0.txt\n[... 298 similar lines folded ...]\nfile99.txt\n"),
+        "{text}"
+    );
+    // A command no profile matches gets none.
+    let none =
+        json_profile(toolcap_in(config.path()).args(["--json", "--profile", "auto", "--", "true"]));
+    assert_eq!(none, serde_json::Value::Null);
+}
+
+#[test]
+fn the_command_lines_options_win() {
+    let config = TempDir::new("profile-override");
+    let input: String = (0..2000)
+        .map(|i| format!("./dir/file{i}.txt\n./dir/sub{i}\n"))
+        .collect();
+    let length = |args: &[&str]| {
+        let report: serde_json::Value = serde_json::from_slice(
+            &toolcap_in(config.path())
+                .args(["--json", "--profile", "listing"])
+                .args(args)
+                .write_stdin(input.clone())
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        (
+            report["head_bytes"].as_u64().unwrap() + report["tail_bytes"].as_u64().unwrap(),
+            report["profile"].clone(),
+        )
+    };
+    // The listing profile's --max 4k, then the user's --max or --tokens.
+    let (kept, profile) = length(&[]);
+    assert!(kept <= 4_000 && kept > 3_000, "{kept}");
+    assert_eq!(profile, "listing");
+    assert!(length(&["--max", "1k"]).0 <= 1_000);
+    assert!(length(&["--tokens", "100"]).0 <= 400);
+    // TOOLCAP_MAX is a default; the profile's --max is given.
+    let report: serde_json::Value = serde_json::from_slice(
+        &toolcap_in(config.path())
+            .env("TOOLCAP_MAX", "100k")
+            .args(["--json", "--profile", "listing"])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(report["truncated"], true);
+}
+
+#[test]
+fn keep_patterns_add_up() {
+    let config = TempDir::new("profile-keep");
+    write_profiles(
+        config.path(),
+        "[profiles.mine]\nargs = [\"--keep\", \"^ALPHA\"]\n",
+    );
+    let mut input: String = (0..400)
+        .map(|i| format!("filler line {i:04} xx\n"))
+        .collect();
+    // At line starts: 20 bytes a line.
+    input.insert_str(6_000, "BETA two\n");
+    input.insert_str(4_000, "ALPHA one\n");
+    let output = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "mine", "--max", "400", "--keep", "^BETA"])
+            .write_stdin(input),
+    );
+    assert!(output.contains("\nALPHA one\n"), "{output}");
+    assert!(output.contains("\nBETA two\n"), "{output}");
+}
+
+#[test]
+fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
+    let config = TempDir::new("profile-user");
+    let file = write_profiles(
+        config.path(),
+        "# my settings\n\
+         [profiles.pytest]\n\
+         args = [\"--max\", \"60\", \"--keep\", \"^MINE\"]\n\
+         \n\
+         [profiles.terraform]\n\
+         match = [\"terraform plan\"]\n\
+         detect = ['^Terraform will perform']\n\
+         args = [\"--fold\", \"--timeout\", \"10m\"]\n",
+    );
+    // pytest's options are the user's now (no --clean, so no folding), and
+    // its match and detect are still the built-in's.
+    let input = "=== test session starts ===\n".to_string()
+        + &(0..40)
+            .map(|i| format!("t[{i}] PASSED\n"))
+            .collect::<String>()
+        + "MINE here\n"
+        + &(40..80)
+            .map(|i| format!("t[{i}] PASSED\n"))
+            .collect::<String>();
+    let output = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "auto"])
+            .write_stdin(input),
+    );
+    assert!(output.contains("\nMINE here\n"), "{output}");
+    assert!(!output.contains("similar lines folded"), "{output}");
+    assert!(output.starts_with("Warning: truncated output"), "{output}");
+    // A new profile, by the input; its wrap-only --timeout is left out in
+    // filter mode.
+    let plan = "Terraform will perform the following actions:\n  + a 1\n  + a 2\n  + a 3\n";
+    let output = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "auto"])
+            .write_stdin(plan),
+    );
+    assert_eq!(
+        output,
+        "Terraform will perform the following actions:\n  + a 1\n[... 1 similar lines folded ...]\n  + a 3\n"
+    );
+    // --profiles lists both, from the file, and the other built-ins.
+    let listing = stdout(toolcap_in(config.path()).arg("--profiles"));
+    let file = file.display();
+    for expected in [
+        format!("User profiles: {file}\n"),
+        format!("\npytest ({file}:2, replaces the built-in)\n"),
+        "  options --max 60\n          --keep '^MINE'\n".to_string(),
+        format!(
+            "\nterraform ({file}:5)\n  match   terraform plan\n  detect  '^Terraform will perform'\n"
+        ),
+        "\ncargo (built-in)\n".to_string(),
+        "\nlisting (built-in)\n  match   ls, find, tree, du\n".to_string(),
+    ] {
+        assert!(
+            listing.contains(&expected),
+            "{expected:?} not in:\n{listing}"
+        );
+    }
+    // User profiles come first, in the file's order.
+    assert!(listing.find("\npytest (").unwrap() < listing.find("\nterraform (").unwrap());
+    assert!(listing.find("\nterraform (").unwrap() < listing.find("\ncargo (").unwrap());
+}
+
+#[test]
+fn a_malformed_profiles_file_is_one_error_naming_file_line_and_key() {
+    let config = TempDir::new("profile-broken");
+    let file = write_profiles(
+        config.path(),
+        "[profiles.ok]\nargs = []\n\n[profiles.bad]\nargs = \"--fold\"\n",
+    );
+    let expected = format!(
+        "toolcap: {}:5: key 'profiles.bad.args': expected an array of strings, [\"...\", ...]\n",
+        file.display()
+    );
+    for args in [
+        &["--profile", "auto"][..],
+        &["--profile", "ok"],
+        &["--profiles"],
+    ] {
+        toolcap_in(config.path())
+            .args(args)
+            .write_stdin("x\n")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(expected.clone());
+    }
+    // Only asked-for profiles read the file.
+    toolcap_in(config.path())
+        .write_stdin("x\n")
+        .assert()
+        .success()
+        .stdout("x\n");
+    toolcap_in(config.path())
+        .args(["--profile", "none"])
+        .write_stdin("x\n")
+        .assert()
+        .success()
+        .stdout("x\n");
+    // A syntax error names the line too.
+    write_profiles(config.path(), "[profiles.x]\nargs = [\"--fold\"\n");
+    toolcap_in(config.path())
+        .args(["--profile", "x"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::starts_with(format!(
+            "toolcap: {}:",
+            file.display()
+        )))
+        .stderr(predicates::str::contains("invalid TOML"));
+}
+
+#[test]
+fn bad_options_in_a_profile_name_it() {
+    let config = TempDir::new("profile-bad-args");
+    let file = write_profiles(
+        config.path(),
+        "[profiles.typo]\nargs = [\"--kepp\", \"x\"]\n\n[profiles.json]\nargs = [\"--json\"]\n",
+    );
+    toolcap_in(config.path())
+        .args(["--profile", "none"])
+        .write_stdin("x\n")
+        .assert()
+        .success();
+    toolcap_in(config.path())
+        .args(["--profile", "auto"])
+        .write_stdin("x\n")
+        .assert()
+        .code(2)
+        .stderr(format!(
+            "toolcap: profile 'typo' ({}:1): unexpected argument '--kepp' found (a similar \
+             argument exists: '--keep')\n",
+            file.display()
+        ));
+    write_profiles(config.path(), "[profiles.json]\nargs = [\"--json\"]\n");
+    toolcap_in(config.path())
+        .args(["--profile", "json"])
+        .write_stdin("x\n")
+        .assert()
+        .code(2)
+        .stderr(format!(
+            "toolcap: profile 'json' ({}:1): --json cannot be set by a profile: a profile says how \
+             output is cleaned, kept and capped, not what runs or where output goes\n",
+            file.display()
+        ));
+    // A broken profile breaks every --profile run; a sound file names its
+    // profiles among the known.
+    write_profiles(config.path(), "[profiles.mine]\nargs = [\"--fold\"]\n");
+    toolcap_in(config.path())
+        .args(["--profile", "nosuch"])
+        .write_stdin("x\n")
+        .assert()
+        .code(2)
+        .stderr(
+            "toolcap: unknown profile 'nosuch': expected auto, none or one of mine, pytest, cargo, \
+             go, npm, make, git, listing (toolcap --profiles lists them)\n",
+        );
+}
+
+#[test]
+fn a_contradiction_the_profile_brings_names_it() {
+    let config = TempDir::new("profile-contradiction");
+    toolcap_in(config.path())
+        .args(["--profile", "pytest", "--style", "codex"])
+        .write_stdin("x\n")
+        .assert()
+        .code(2)
+        .stderr(
+            "toolcap: with profile 'pytest': --style codex shows one marker: it cannot be combined \
+             with --keep\n",
+        );
+}
+
+#[test]
+fn git_diff_in_wrap_mode_is_cut_at_hunks_with_its_colours_removed() {
+    if !require(Need::Git) {
+        return;
+    }
+    let dir = TempDir::new("profile-git");
+    for side in ["old", "new"] {
+        std::fs::create_dir_all(dir.join(side)).unwrap();
+        for file in 0..30 {
+            let lines: String = (0..40)
+                .map(|line| {
+                    if side == "new" && line % 13 == 5 {
+                        format!("changed {file} {line}\n")
+                    } else {
+                        format!("line {file} {line}\n")
+                    }
+                })
+                .collect();
+            std::fs::write(dir.join(side).join(format!("f{file:02}.txt")), lines).unwrap();
+        }
+    }
+    // The same diff, uncoloured, through --format diff by hand.
+    let plain = std::process::Command::new("git")
+        .current_dir(dir.path())
+        .args(["diff", "--no-index", "--no-color", "old", "new"])
+        .output()
+        .unwrap();
+    let expected = toolcap_in(dir.path())
+        .args(["--format", "diff", "--max", "2k"])
+        .write_stdin(plain.stdout)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&expected.stdout).contains(" hunks in "));
+    let wrapped = toolcap_in(dir.path())
+        .current_dir(dir.path())
+        .args(["--profile", "auto", "--max", "2k", "--no-status", "--"])
+        .args(["git", "diff", "--no-index", "--color=always", "old", "new"])
+        .output()
+        .unwrap();
+    // git diff --no-index exits 1 when the trees differ.
+    assert_eq!(wrapped.status.code(), Some(1), "{wrapped:?}");
+    // The same text, but for the header's line on what cleaning removed.
+    let wrapped = String::from_utf8(wrapped.stdout).unwrap();
+    let (before, after) = wrapped.split_once("Cleaned: ").expect("a Cleaned: line");
+    let after = after.split_once('\n').unwrap().1;
+    assert_eq!(
+        before.to_string() + after,
+        String::from_utf8_lossy(&expected.stdout)
+    );
+}
