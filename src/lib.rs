@@ -115,6 +115,11 @@ unix_only! {
     /// ```
     pub struct Capper {
         stream: stream::Stream,
+        /// `--profile auto` ([`Capper::for_run`]): the input's first bytes,
+        /// held until they choose the options.
+        sniff: Option<run::Sniff>,
+        /// The profile applied, for the report.
+        profile: Option<String>,
     }
 
     impl std::fmt::Debug for Capper {
@@ -133,31 +138,64 @@ unix_only! {
         pub fn new(options: &Options) -> Result<Capper, Error> {
             Ok(Capper {
                 stream: stream::Stream::new(options.plan()?, None),
+                sniff: None,
+                profile: None,
             })
         }
 
         /// Consumes the next chunk of the stream.
         pub fn push(&mut self, chunk: &[u8]) {
-            self.stream.feed(chunk);
+            match &mut self.sniff {
+                Some(sniff) => {
+                    if let Some(rest) = sniff.hold(chunk) {
+                        self.choose_profile();
+                        self.stream.feed(rest);
+                    }
+                }
+                None => self.stream.feed(chunk),
+            }
         }
 
-        /// A capper for one stream as `config` caps it: with its options
-        /// and its spill file or store (`config.mode` plays no part).
+        /// Ends `--profile auto`'s wait: caps by the profile the held
+        /// bytes choose, if any, starting with them.
+        fn choose_profile(&mut self) {
+            if let Some(sniff) = self.sniff.take() {
+                let (chosen, held) = sniff.choose();
+                if let Some(choice) = chosen {
+                    self.stream.replan(choice.plan);
+                    self.profile = Some(choice.name);
+                }
+                self.stream.feed(&held);
+            }
+        }
+
+        /// A capper for one stream as `config` caps it: with its options,
+        /// its profile (with `--profile auto`, the one the stream's first
+        /// [`PROFILE_SNIFF_BYTES`] choose, as in filter mode) and its spill
+        /// file or store (`config.mode` plays no part).
         /// [`finish_run`](Capper::finish_run) it, and
         /// [`render_run`] the report as `config` says.
         ///
         /// # Errors
         ///
-        /// As [`Capper::new`], and [`Error::Usage`] when the spill file is
+        /// As [`Capper::new`], also for the options of each profile the
+        /// stream may choose; and [`Error::Usage`] when the spill file is
         /// this process's stdout or stderr.
         pub fn for_run(config: &Config) -> Result<Capper, Error> {
             let plan = config.options.plan()?;
+            let sniff = run::Sniff::of(config)?;
             if let Some(target) = &config.spill {
                 spill::check_target(target, &[], &[])?;
             }
             let spill = config.spill.as_ref().map(spill::Spill::create);
+            let profile = match &config.profile {
+                ProfileChoice::Applied(name) => Some(name.clone()),
+                _ => None,
+            };
             Ok(Capper {
                 stream: stream::Stream::new(plan, spill),
+                sniff,
+                profile,
             })
         }
 
@@ -170,7 +208,8 @@ unix_only! {
         /// [`StreamReport`], and the problems and warnings of its spill
         /// file, whose failures never stop the capping (the marker says
         /// the full output was not saved, and why).
-        pub fn finish_run(self) -> Report {
+        pub fn finish_run(mut self) -> Report {
+            self.choose_profile();
             let mut problems = stream::Problems::default();
             let output = self
                 .stream
@@ -182,7 +221,7 @@ unix_only! {
                 interrupted_by: None,
                 problems: problems.errors,
                 warnings: problems.warnings,
-                profile: None,
+                profile: self.profile,
             }
         }
     }

@@ -77,6 +77,13 @@ impl Stream {
 }
 
 impl Stream {
+    /// Caps by `plan` instead (`--profile auto` chose it), into the same
+    /// spill; nothing may have been fed yet.
+    pub(crate) fn replan(&mut self, plan: Plan) {
+        let spill = self.spill.take();
+        *self = Stream::new(plan, spill);
+    }
+
     pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
         let stage = Stage::new(&plan.cleaning, plan.fold.as_ref(), spill.is_some());
         Stream {
@@ -267,8 +274,7 @@ impl<W: Close> Printed<W> {
     /// Caps the stream by `plan` instead (`--profile auto` chose it);
     /// nothing may have been fed yet.
     pub(crate) fn replan(&mut self, plan: Plan) {
-        let spill = self.stream.spill.take();
-        self.stream = Stream::new(plan, spill);
+        self.stream.replan(plan);
     }
 
     /// True once writing the output failed (see [`Sink`]).

@@ -6,12 +6,11 @@
 //! started.
 
 mod filter;
+mod sniff;
 mod store;
 mod wrap;
 
 use std::io;
-
-use regex::bytes::RegexBuilder;
 
 use crate::config::{Config, Mode, ProfileChoice, StderrMode};
 use crate::error::{Error, Problem};
@@ -23,6 +22,7 @@ use crate::source::Input;
 use crate::spill;
 use wrap::Effects;
 
+pub(crate) use sniff::Sniff;
 pub use store::store_summary;
 
 /// Runs toolcap as the command line does: reads the inputs or runs the
@@ -142,11 +142,11 @@ fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
             if let Some(target) = &config.spill {
                 spill::check_target(target, inputs, &[])?;
             }
-            let choices = input_choices(config)?;
+            let sniff = Sniff::of(config)?;
             if config.json {
-                filter::run(config, plan, choices, inputs, Sink::new(io::sink()))
+                filter::run(config, plan, sniff, inputs, Sink::new(io::sink()))
             } else {
-                filter::run(config, plan, choices, inputs, Sink::stdout())
+                filter::run(config, plan, sniff, inputs, Sink::stdout())
             }
         }
         Mode::Wrap(wrap) => {
@@ -183,31 +183,4 @@ fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
         report.profile = Some(name.clone());
     }
     Ok(report)
-}
-
-/// With `--profile auto` in filter mode, the profiles the input may
-/// choose, each checked now: a contradiction or a bad pattern refuses the
-/// run before anything is read, naming the profile.
-fn input_choices(config: &Config) -> Result<Vec<filter::Choice>, Error> {
-    let ProfileChoice::FromInput(profiles) = &config.profile else {
-        return Ok(Vec::new());
-    };
-    let in_profile = |name: &str, message: String| Error::Usage(format!("profile '{name}': {message}"));
-    profiles
-        .iter()
-        .map(|profile| {
-            let plan = profile.options.plan().map_err(|err| in_profile(&profile.name, err.to_string()))?;
-            let detect = profile.detect.iter().map(|pattern| {
-                RegexBuilder::new(pattern)
-                    .multi_line(true)
-                    .build()
-                    .map_err(|err| in_profile(&profile.name, format!("invalid detect pattern '{pattern}': {err}")))
-            });
-            Ok(filter::Choice {
-                name: profile.name.clone(),
-                detect: detect.collect::<Result<_, _>>()?,
-                plan,
-            })
-        })
-        .collect()
 }
