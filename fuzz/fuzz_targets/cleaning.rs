@@ -1,5 +1,5 @@
 #![no_main]
-//! Cleaning and `--keep` against the README's contract (the model in
+//! Cleaning, `--fold` and `--keep` against the README's contract (the model in
 //! tests/it/clean_model.rs), plus the invariants that say why it matters:
 //! the read chunking never changes the output, `--utf8` output is valid
 //! UTF-8, and with `--keep` every removed byte is counted by a marker.
@@ -21,6 +21,8 @@ use clean_model::CleanSpec;
 
 /// `--keep` patterns of the kinds users write.
 const PATTERNS: [&str; 6] = ["FAIL", "^E ", "error|warning", r"\d{3}", "a$", "(?i)panic"];
+/// `--fold-pattern`s: a class of lines, and one that holds everything.
+const FOLD_PATTERNS: [&str; 3] = ["^n", "a", "^"];
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -41,6 +43,8 @@ struct Case {
     keep_errors: bool,
     keep_context: u8,
     keep_max: Option<u16>,
+    fold: bool,
+    fold_patterns: Vec<u8>,
 }
 
 fn options(spec: &CleanSpec) -> toolcap::Options {
@@ -54,7 +58,11 @@ fn options(spec: &CleanSpec) -> toolcap::Options {
         } else {
             Binary::Text
         })
-        .keep_errors(spec.keep_errors);
+        .keep_errors(spec.keep_errors)
+        .fold(spec.fold);
+    for pattern in &spec.fold_patterns {
+        options = options.fold_pattern(pattern.clone());
+    }
     if spec.keeping() {
         options = options.keep_context(spec.keep_context);
         if let Some(size) = spec.keep_max {
@@ -112,6 +120,13 @@ fuzz_target!(|case: Case| {
         keep_errors: case.keep_errors,
         keep_context: u64::from(case.keep_context % 4),
         keep_max: case.keep_max.map(|size| u64::from(size % 400)),
+        fold: case.fold,
+        fold_patterns: case
+            .fold_patterns
+            .iter()
+            .take(2)
+            .map(|&i| FOLD_PATTERNS[usize::from(i) % FOLD_PATTERNS.len()].to_string())
+            .collect(),
     };
     let options = options(&spec);
     let report = common::stream(&options, &case.input, &case.chunks);

@@ -35,7 +35,6 @@ pub(super) fn run<W: Close>(
     let mut output = Printed::new(Stream::new(plan, spill), sink, "stdout", config);
     let mut sniffing = sniff;
     let mut profile = None;
-    let mut problems = Problems::default();
     let consume = |chunk: &[u8]| match &mut sniffing {
         Some(sniff) => match sniff.hold(chunk) {
             Some(rest) => {
@@ -50,11 +49,11 @@ pub(super) fn run<W: Close>(
         },
         None => feed(&mut output, chunk),
     };
-    if read_ahead {
-        problems.errors = read_on_a_thread(inputs, &interruption, consume);
+    let mut problems = if read_ahead {
+        read_on_a_thread(inputs, &interruption, consume)
     } else {
-        problems.errors = read(inputs, &interruption, consume);
-    }
+        read(inputs, &interruption, consume)
+    };
     // An input shorter than the sniff chooses with what there is.
     if sniffing.is_some() {
         profile = start(sniffing.take(), &mut output).0;
@@ -88,13 +87,15 @@ fn start<W: Close>(sniff: Option<Sniff>, output: &mut Printed<W>) -> (Option<Str
 }
 
 /// Reads the inputs in order through one buffer into `consume`, until it
-/// says stop or a signal interrupts; returns the inputs that failed.
+/// says stop or a signal interrupts; returns the inputs that failed, and
+/// as warnings the files that shrank while being read (truncated by
+/// another program: what was read is all there is).
 fn read(
     inputs: &[Input],
     interruption: &Interruption,
     mut consume: impl FnMut(&[u8]) -> Flow,
-) -> Vec<Problem> {
-    let mut failed = Vec::new();
+) -> Problems {
+    let mut problems = Problems::default();
     let mut buffer = vec![0; CHUNK_SIZE];
     for input in inputs {
         let result = match input {
@@ -104,17 +105,34 @@ fn read(
                 &mut consume,
             ),
             Input::File(path) => File::open(path).and_then(|file| {
-                pump(
-                    &mut Interruptible::new(file, interruption),
+                let mut read = 0u64;
+                let flow = pump(
+                    &mut Interruptible::new(&file, interruption),
                     &mut buffer,
-                    &mut consume,
-                )
+                    |chunk: &[u8]| {
+                        read = read.saturating_add(chunk.len() as u64);
+                        consume(chunk)
+                    },
+                )?;
+                if let Ok(metadata) = file.metadata()
+                    && metadata.is_file()
+                    && metadata.len() < read
+                {
+                    problems.warnings.push(Problem::Input {
+                        input: input.name(),
+                        source: io::Error::other(format!(
+                            "it shrank to {} bytes while being read, after {read} bytes",
+                            metadata.len()
+                        )),
+                    });
+                }
+                Ok(flow)
             }),
         };
         match result {
             Ok(Flow::Continue) => {}
             Ok(Flow::Stop) => break,
-            Err(source) => failed.push(Problem::Input {
+            Err(source) => problems.errors.push(Problem::Input {
                 input: input.name(),
                 source,
             }),
@@ -123,7 +141,7 @@ fn read(
             break;
         }
     }
-    failed
+    problems
 }
 
 /// Chunks read ahead and not yet consumed: enough to keep both threads
@@ -138,7 +156,7 @@ fn read_on_a_thread(
     inputs: &[Input],
     interruption: &Interruption,
     mut consume: impl FnMut(&[u8]) -> Flow,
-) -> Vec<Problem> {
+) -> Problems {
     let (full, filled) = mpsc::sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
     let (empty, emptied) = mpsc::channel::<Vec<u8>>();
     thread::scope(|scope| {

@@ -62,8 +62,9 @@ pub fn run(config: &Config) -> Result<Report, Error> {
         )));
     }
     if let Mode::Store(command) = &config.mode {
-        store::run(config, command)?;
-        return Ok(Report::empty());
+        let mut report = Report::empty();
+        report.warnings = store::run(config, command)?;
+        return Ok(report);
     }
     let mut report = run_streams(config, Effects::ProcessWide)?;
     if config.json {

@@ -5,47 +5,86 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
 use crate::config::{Config, StoreCommand};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::sink::Sink;
 use crate::render::template::grouped_digits;
-use crate::spill::store::{Entry, Store, shell_quoted, show_command};
+use crate::spill::store::{Entries, Entry, Store, shell_quoted, show_command};
 use crate::spill::{SpillTarget, StoreTarget};
 
 /// The widest command a summary shows, in characters.
 const SUMMARY_COMMAND_WIDTH: usize = 80;
 
-pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<(), Error> {
+/// Runs a store command; returns its warnings (manifest lines skipped).
+pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem>, Error> {
     let Some(SpillTarget::Store(target)) = &config.spill else {
         return Err(Error::Usage(
             "the store commands need a store: --store or --spill-dir DIR".into(),
         ));
     };
     let store = Store::open(&target.dir).map_err(Error::Store)?;
+    if let StoreCommand::Prune = command {
+        store
+            .prune(target.retain, target.retain_bytes)
+            .map_err(|err| Error::Store(format!("cannot prune the spill store: {err}")))?;
+        return Ok(Vec::new());
+    }
+    let entries = entries_of(&store)?;
+    let warnings = entries
+        .unreadable
+        .iter()
+        .map(|line| {
+            Problem::Spill(format!(
+                "line {line} of the spill store's manifest '{}' is not an output; skipped",
+                store.manifest_name()
+            ))
+        })
+        .collect();
     let mut out = Sink::stdout();
     let written = match command {
-        StoreCommand::List => list(&store, &mut out),
+        StoreCommand::List => list(&entries.outputs, &mut out),
         StoreCommand::Show { id, lines } => {
-            let entry = store.find(id).map_err(Error::Store)?;
-            show(&store, &entry, *lines, &mut out)
+            let entry = find(&store, &entries.outputs, id)?;
+            show(&store, entry, *lines, &mut out)
         }
         StoreCommand::Summary { id } => {
-            let entry = store.find(id).map_err(Error::Store)?;
-            writeln!(out, "{}", summary(&entry, target))
+            let entry = find(&store, &entries.outputs, id)?;
+            writeln!(out, "{}", summary(entry, target))
         }
-        StoreCommand::Prune => store
-            .prune(target.retain, target.retain_bytes)
-            .map(|_| ())
-            .map_err(|err| io::Error::other(format!("cannot prune the spill store: {err}"))),
+        StoreCommand::Prune => Ok(()),
     };
     written
         .and_then(|()| out.finish())
-        .map_err(Error::io("cannot write to stdout"))
+        .map_err(Error::io("cannot write to stdout"))?;
+    Ok(warnings)
+}
+
+/// The store's outputs, and the manifest lines that are not one.
+fn entries_of(store: &Store) -> Result<Entries, Error> {
+    store.entries().map_err(|err| {
+        Error::Store(format!("cannot read the spill store's manifest '{}': {err}", store.manifest_name()))
+    })
+}
+
+/// The one output whose id starts with `prefix`.
+fn find<'a>(store: &Store, outputs: &'a [Entry], prefix: &str) -> Result<&'a Entry, Error> {
+    let mut found = outputs.iter().filter(|entry| entry.id.starts_with(prefix));
+    match (found.next(), found.next()) {
+        (Some(entry), None) if !prefix.is_empty() => Ok(entry),
+        (Some(first), Some(second)) => Err(Error::Store(format!(
+            "output id '{prefix}' is ambiguous: it starts {} and {} (and maybe more); give more \
+             of it",
+            first.id, second.id
+        ))),
+        _ => Err(Error::Store(format!(
+            "no output '{prefix}' in the spill store '{}' (toolcap --list shows them)",
+            store.dir().display()
+        ))),
+    }
 }
 
 /// One row per output, newest first: id, time, size, lines, command.
-fn list(store: &Store, out: &mut impl Write) -> io::Result<()> {
-    let entries = store.entries()?;
-    for entry in entries.iter().rev() {
+fn list(outputs: &[Entry], out: &mut impl Write) -> io::Result<()> {
+    for entry in outputs.iter().rev() {
         writeln!(
             out,
             "{}  {}  {:>13} bytes  {:>10} lines  {}",
@@ -84,18 +123,18 @@ fn show(store: &Store, entry: &Entry, lines: Option<(u64, u64)>, out: &mut impl 
 
 /// The line `toolcap --summary ID` prints, without its newline: what a
 /// harness puts in place of a tool result that it clears from its context.
-/// `id` may be any unique prefix of the output's id.
+/// `id` may be any unique prefix of the output's id. Manifest lines that
+/// are not outputs are skipped, as `--summary` skips them (it also warns).
 ///
 /// # Errors
 ///
 /// [`Error::Store`] when the store is refused (another user's, or
-/// writable by others), or holds no output whose id starts with `id`, or
-/// more than one.
+/// writable by others), its manifest cannot be read, or it holds no output
+/// whose id starts with `id`, or more than one.
 pub fn store_summary(store: &StoreTarget, id: &str) -> Result<String, Error> {
-    let entry = Store::open(&store.dir)
-        .and_then(|opened| opened.find(id))
-        .map_err(Error::Store)?;
-    Ok(summary(&entry, store))
+    let opened = Store::open(&store.dir).map_err(Error::Store)?;
+    let entries = entries_of(&opened)?;
+    Ok(summary(find(&opened, &entries.outputs, id)?, store))
 }
 
 /// `[output {id}: {bytes} bytes, {lines} lines, exit {status}, {command};

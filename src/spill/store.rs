@@ -8,10 +8,16 @@
 //! `index.lock`. An output is entered in the manifest only once it is
 //! complete, and pruning removes only what the manifest lists, so an
 //! output another toolcap is still writing is never deleted.
+//!
+//! A manifest line that is not an entry (torn by a crash or a full disk,
+//! edited by hand, written by a newer version) is skipped when reading,
+//! named in a warning by the store commands, and kept as it is when
+//! pruning rewrites the manifest: toolcap never deletes what it cannot
+//! read. An append after a torn last line starts a line of its own.
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -49,6 +55,22 @@ pub(crate) struct Entry {
     /// toolcap passed on).
     pub(crate) command: Option<Vec<String>>,
     pub(crate) exit: Option<i64>,
+}
+
+/// The outputs of a manifest, oldest first, and the lines that are not
+/// outputs.
+#[derive(Debug)]
+pub(crate) struct Entries {
+    pub(crate) outputs: Vec<Entry>,
+    /// The 1-based numbers of the manifest lines that are not entries.
+    pub(crate) unreadable: Vec<usize>,
+}
+
+/// One line of the manifest as read.
+enum ManifestLine {
+    Entry(Entry),
+    /// Not an entry: kept byte for byte.
+    Unreadable(Vec<u8>),
 }
 
 impl Store {
@@ -112,54 +134,74 @@ impl Store {
     /// Appends `entry` to the manifest, whole, under the lock.
     pub(crate) fn record(&self, entry: &Entry) -> io::Result<()> {
         let _lock = self.lock()?;
-        let mut line = entry.to_json().to_string().into_bytes();
-        line.push(b'\n');
-        // One write of the whole line, appended: nothing can come between.
-        OpenOptions::new()
+        let file = OpenOptions::new()
             .append(true)
+            .read(true)
             .create(true)
             .mode(0o600)
             .custom_flags(libc::O_NOFOLLOW)
-            .open(self.dir.join(MANIFEST))?
-            .write_all(&line)
+            .open(self.manifest_path())?;
+        let mut line = Vec::new();
+        // After a torn last line, a line of its own.
+        let length = file.metadata()?.len();
+        if let Some(last) = length.checked_sub(1) {
+            let mut byte = [0];
+            file.read_exact_at(&mut byte, last)?;
+            if byte != *b"\n" {
+                line.push(b'\n');
+            }
+        }
+        line.extend_from_slice(entry.to_json().to_string().as_bytes());
+        line.push(b'\n');
+        // One write of the whole line, appended: nothing can come between.
+        (&file).write_all(&line)
     }
 
-    /// The outputs in the manifest, oldest first.
-    pub(crate) fn entries(&self) -> io::Result<Vec<Entry>> {
-        let file = match File::open(self.dir.join(MANIFEST)) {
-            Ok(file) => file,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(err) => return Err(err),
+    /// The outputs in the manifest, oldest first, and the lines that are
+    /// not outputs.
+    pub(crate) fn entries(&self) -> io::Result<Entries> {
+        let mut entries = Entries {
+            outputs: Vec::new(),
+            unreadable: Vec::new(),
         };
-        let mut entries = Vec::new();
-        for line in BufReader::new(file).lines() {
-            // A line that does not parse (a crash mid-write of an older
-            // version, a hand edit) is skipped, not fatal.
-            if let Some(entry) = serde_json::from_str(&line?).ok().and_then(Entry::from_json) {
-                entries.push(entry);
+        for (number, line) in self.read_manifest()?.into_iter().enumerate() {
+            match line {
+                ManifestLine::Entry(entry) => entries.outputs.push(entry),
+                ManifestLine::Unreadable(_) => entries.unreadable.push(number + 1),
             }
         }
         Ok(entries)
     }
 
-    /// The one output whose id starts with `prefix`.
-    pub(crate) fn find(&self, prefix: &str) -> Result<Entry, String> {
-        let entries = self
-            .entries()
-            .map_err(|err| format!("cannot read the spill store '{}': {err}", self.dir.display()))?;
-        let mut found = entries.into_iter().filter(|entry| entry.id.starts_with(prefix));
-        match (found.next(), found.next()) {
-            (Some(entry), None) if !prefix.is_empty() => Ok(entry),
-            (Some(first), Some(second)) => Err(format!(
-                "output id '{prefix}' is ambiguous: it starts {} and {} (and maybe more); give \
-                 more of it",
-                first.id, second.id
-            )),
-            _ => Err(format!(
-                "no output '{prefix}' in the spill store '{}' (toolcap --list shows them)",
-                self.dir.display()
-            )),
+    fn manifest_path(&self) -> PathBuf {
+        self.dir.join(MANIFEST)
+    }
+
+    /// The manifest's lines (a last line without its newline too).
+    fn read_manifest(&self) -> io::Result<Vec<ManifestLine>> {
+        let bytes = match fs::read(self.manifest_path()) {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(err) => return Err(err),
+        };
+        let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        if text.is_empty() {
+            return Ok(Vec::new());
         }
+        Ok(text
+            .split(|&byte| byte == b'\n')
+            .map(|line| {
+                serde_json::from_slice(line)
+                    .ok()
+                    .and_then(Entry::from_json)
+                    .map_or_else(|| ManifestLine::Unreadable(line.to_vec()), ManifestLine::Entry)
+            })
+            .collect())
+    }
+
+    /// The name of this store's manifest, for messages.
+    pub(crate) fn manifest_name(&self) -> String {
+        self.manifest_path().display().to_string()
     }
 
     /// The path of an output's file.
@@ -169,24 +211,43 @@ impl Store {
 
     /// Deletes the oldest outputs until at most `count` remain and they
     /// hold at most `bytes`; rewrites the manifest atomically (a temporary
-    /// file renamed over it) under the lock. Returns how many went.
+    /// file renamed over it) under the lock, keeping the lines that are not
+    /// entries. Returns how many went.
     pub(crate) fn prune(&self, count: u64, bytes: u64) -> io::Result<usize> {
         let _lock = self.lock()?;
-        let entries = self.entries()?;
-        let mut kept_bytes: u64 = entries.iter().map(|entry| entry.bytes).sum();
+        let lines = self.read_manifest()?;
+        let outputs: Vec<&Entry> = lines
+            .iter()
+            .filter_map(|line| match line {
+                ManifestLine::Entry(entry) => Some(entry),
+                ManifestLine::Unreadable(_) => None,
+            })
+            .collect();
+        let mut kept_bytes: u64 = outputs.iter().map(|entry| entry.bytes).sum();
         let mut drop = 0;
-        while drop < entries.len()
-            && ((entries.len() - drop) as u64 > count || kept_bytes > bytes)
+        while drop < outputs.len()
+            && ((outputs.len() - drop) as u64 > count || kept_bytes > bytes)
         {
-            kept_bytes -= entries[drop].bytes;
+            kept_bytes = kept_bytes.saturating_sub(outputs[drop].bytes);
             drop += 1;
         }
         if drop == 0 {
             return Ok(0);
         }
+        let dropped = &outputs[..drop];
         let mut rewritten = Vec::new();
-        for entry in &entries[drop..] {
-            rewritten.extend_from_slice(entry.to_json().to_string().as_bytes());
+        let mut seen = 0;
+        for line in &lines {
+            match line {
+                ManifestLine::Entry(entry) => {
+                    seen += 1;
+                    if seen <= drop {
+                        continue;
+                    }
+                    rewritten.extend_from_slice(entry.to_json().to_string().as_bytes());
+                }
+                ManifestLine::Unreadable(text) => rewritten.extend_from_slice(text),
+            }
             rewritten.push(b'\n');
         }
         let temporary = self.dir.join(format!("{MANIFEST}.{}", random_id()?));
@@ -197,8 +258,8 @@ impl Store {
             .open(&temporary)?;
         file.write_all(&rewritten)?;
         file.sync_all()?;
-        fs::rename(&temporary, self.dir.join(MANIFEST))?;
-        for entry in &entries[..drop] {
+        fs::rename(&temporary, self.manifest_path())?;
+        for entry in dropped {
             match fs::remove_file(self.path_of(entry)) {
                 Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
                 _ => {}

@@ -7,6 +7,7 @@ mod clean_properties;
 mod codex_model;
 mod common;
 mod errors;
+mod faults;
 mod filter;
 mod fold;
 mod format_model;
