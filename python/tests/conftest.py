@@ -84,6 +84,18 @@ def alive_in_group(group):
     return alive
 
 
+@pytest.fixture(scope="session")
+def empty_config(tmp_path_factory):
+    return tmp_path_factory.mktemp("config")
+
+
+@pytest.fixture(autouse=True)
+def no_user_profiles(empty_config, monkeypatch):
+    """The user's profiles.toml never leaks into a test: an empty config
+    directory, for the package and the command line alike."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(empty_config))
+
+
 @pytest.fixture
 def needs_proc():
     if not os.path.isdir("/proc/self"):

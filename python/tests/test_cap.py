@@ -30,6 +30,30 @@ def inputs():
         for i in range(500)
     )
     binary = b"\x00\x01\x02" + bytes(range(256)) * 40
+    # What --format and --profile auto look for.
+    document = json.dumps(
+        {"items": [{"id": i, "name": f"item {i}", "tags": ["a", "b"]} for i in range(200)], "total": 200}
+    ).encode()
+    pretty_document = json.dumps(json.loads(document), indent=2).encode()
+    diff = b"".join(
+        b"diff --git a/src/f%d.rs b/src/f%d.rs\n--- a/src/f%d.rs\n+++ b/src/f%d.rs\n"
+        b"@@ -1,3 +1,3 @@\n context\n-old %d\n+new %d\n" % ((i,) * 6)
+        for i in range(60)
+    )
+    csv = b"id,name,note\r\n" + b"".join(
+        b'%d,row %d,"a note\nwith a newline, and a comma"\r\n' % (i, i) for i in range(300)
+    )
+    pytest_session = (
+        b"============================= test session starts ==============================\n"
+        b"platform linux -- Python 3.11.7, pytest-9.2.0, pluggy-1.7.0\n"
+        + b"".join(b"tests/test_a.py::test_%d PASSED [ %d%%]\n" % (i, i // 3) for i in range(300))
+        + b"FAILED tests/test_a.py::test_77 - assert 1 == 2\n"
+        + b"========================= 1 failed, 299 passed in 1.91s =========================\n"
+    )
+    cargo_build = b"".join(b"   Compiling crate%d v0.%d.0\n" % (i, i) for i in range(200)) + (
+        b"error[E0425]: cannot find value `x` in this scope\n --> src/main.rs:2:5\n"
+        b"error: could not compile `demo` (bin \"demo\") due to 1 previous error\n"
+    )
     return {
         "ascii": ascii_lines,
         "multibyte": multibyte,
@@ -43,6 +67,12 @@ def inputs():
         "colour and progress": colour_and_progress,
         "errors": errors,
         "binary": binary,
+        "json document": document,
+        "pretty json document": pretty_document,
+        "git diff": diff,
+        "csv": csv,
+        "pytest session": pytest_session,
+        "cargo build": cargo_build,
     }
 
 
@@ -87,6 +117,24 @@ OPTIONS = [
     {"max": BUDGET, "keep": ["error", "line 2[0-9]{2} "], "keep_context": 1},
     {"max": BUDGET, "keep_errors": True, "keep_max": 60},
     {"max": BUDGET, "clean": True, "keep_errors": True, "lines": 10},
+    {"tokens": 25, "tokenizer": "o200k"},
+    {"tokens": 25, "tokenizer": "cl100k", "head": 5},
+    {"max": BUDGET, "tokenizer": "o200k", "count_limit": 1000},
+    {"max": BUDGET, "tokenizer": "approx"},
+    {"max": 300, "fold": True},
+    {"max": 300, "fold": True, "fold_pattern": "^tests/"},
+    {"max": 300, "clean": True, "fold_pattern": ["^ +Compiling ", "^row "]},
+    {"max": 300, "format": "json"},
+    {"max": 300, "format": "json", "pretty": True},
+    {"max": 300, "format": "auto", "json_limit": 5000},
+    {"max": 300, "format": "diff"},
+    {"max": 300, "format": "csv"},
+    {"max": 300, "format": "auto"},
+    {"max": 300, "format": "text"},
+    {"max": 300, "profile": "auto"},
+    {"max": 300, "profile": "pytest"},
+    {"max": 300, "profile": "cargo", "keep": "^row 1"},
+    {"max": 300, "profile": "none", "clean": True},
 ]
 
 
@@ -158,6 +206,17 @@ BAD_OPTIONS = [
     {"keep_context": 2},
     {"header": "{nope}"},
     {"lines": "ten"},
+    {"tokenizer": "gpt2"},
+    {"count_limit": "lots"},
+    {"tokens": 10, "tokenizer": "o200k", "format": "json"},
+    {"fold_pattern": "x"},
+    {"fold": True, "fold_pattern": "("},
+    {"format": "yaml"},
+    {"format": "json", "keep": "x"},
+    {"format": "diff", "style": "codex"},
+    {"pretty": True},
+    {"json_limit": 100},
+    {"profile": "nosuch"},
 ]
 
 
@@ -268,3 +327,52 @@ def test_a_store_others_can_write_is_refused_as_the_command_line_refuses_it(tmp_
     assert result.data == expected.stdout
     assert result.problems == [expected.stderr.decode()[len("toolcap: "):-1]]
     assert "refusing" in result.spill_error
+
+
+DEPLOY_PROFILE = """\
+[profiles.deploy]
+match = ["deploy"]
+detect = ['^Deploying ']
+args = ["--max", "120", "--keep", "^FAILED "]
+"""
+
+
+def deploy_log():
+    steps = [b"step %d ok\n" % i for i in range(400)]
+    steps[200] = b"FAILED step 200: disk full\n"
+    return b"Deploying v2 to prod\n" + b"".join(steps)
+
+
+def test_the_users_profiles_apply_as_on_the_command_line(tmp_path, monkeypatch):
+    config = tmp_path / "config"
+    (config / "toolcap").mkdir(parents=True)
+    (config / "toolcap" / "profiles.toml").write_text(DEPLOY_PROFILE)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    data = deploy_log()
+    for options in ({"profile": "auto"}, {"profile": "deploy"}, {"profile": "deploy", "max": 400}):
+        expected = cli(argv(options), data)
+        result = toolcap.cap(data, **options)
+        assert result.data == expected.stdout, options
+        assert b"FAILED step 200" in result.data
+        assert result.profile == "deploy"
+        capper = toolcap.Capper(**options)
+        for start in range(0, len(data), 1000):
+            capper.push(data[start:start + 1000])
+        assert capper.finish().report == result.report
+    # Not detected past the first 4 KiB.
+    late = b"x\n" * 2048 + data
+    assert toolcap.cap(late, profile="auto").profile is None
+
+
+def test_a_broken_profiles_file_is_the_command_lines_error(tmp_path, monkeypatch):
+    config = tmp_path / "config"
+    (config / "toolcap").mkdir(parents=True)
+    (config / "toolcap" / "profiles.toml").write_text("[profiles.deploy]\nargs = 3\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    refused = cli(["--profile", "auto"], b"x")
+    assert refused.returncode == 2
+    with pytest.raises(ValueError) as raised:
+        toolcap.cap(b"x", profile="auto")
+    assert str(raised.value) == refused.stderr.decode()[len("toolcap: "):-1]
+    # Only asked for profiles read the file.
+    assert toolcap.cap(b"x").data == b"x"

@@ -26,6 +26,12 @@ OPTIONS = [
     {"max": 150, "clean": True},
     {"max": 100, "keep_errors": True, "keep_context": 1},
     {"max": 300, "max_line": 15, "header": False},
+    {"tokens": 25, "tokenizer": "o200k"},
+    {"max": 300, "fold": True},
+    {"max": 300, "format": "auto"},
+    {"max": 300, "format": "csv"},
+    # The first 4 KiB choose, however they arrive.
+    {"max": 300, "profile": "auto"},
 ]
 
 

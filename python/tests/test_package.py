@@ -4,6 +4,7 @@ the cargo-built binary, and its typing stub describes what it has."""
 import ast
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -56,6 +57,9 @@ INVOCATIONS = [
     ["--", "/no/such/program"],
     ["-c", "exit 7"],
     ["--show", "nothing"],
+    ["--max", "40", "--tokenizer", "o200k"],
+    ["--max", "40", "--profile", "auto", "--format", "auto"],
+    ["--profiles"],
 ]
 
 
@@ -132,6 +136,37 @@ def test_the_stub_lists_exactly_the_options_the_functions_take():
     for option in run_options - cap_options:
         with pytest.raises(TypeError, match="unexpected keyword argument"):
             toolcap.cap(b"", **{option: None})
+
+
+# The command line's options that are no keyword argument, and why.
+NOT_KEYWORDS = {
+    "--spill-dir": "store=DIR",
+    "--no-spill": "nothing to turn off: the API reads no TOOLCAP_SPILL_DIR",
+    "--no-header": "header=False",
+    "--no-status": "status=False",
+    "--no-stdin": "run's stdin is `input`, or /dev/null",
+    "--json": "every result carries the report",
+    "--live": "a result comes whole, at the end",
+    "--command": "run(str)",
+    "--shell": "run(str) is /bin/sh -c; run([shell, '-c', ...]) for another",
+    "--summary": "toolcap.summary()",
+    "--list": "the store commands are the command line's",
+    "--show": "the store commands are the command line's",
+    "--prune": "the store commands are the command line's",
+    "--profiles": "a listing for people: the command line's",
+    "--help": "help()",
+    "--version": "toolcap.__version__",
+}
+
+
+def test_every_option_of_the_command_line_is_a_keyword_or_said_why_not():
+    tree = stub()
+    keywords = class_fields(tree, "RunOptions")
+    help_text = subprocess.run([SCRIPT, "--help"], capture_output=True, text=True, check=True).stdout
+    options = set(re.findall(r"^ +(?:-\w, )?(--[a-z0-9-]+)", help_text, re.MULTILINE))
+    assert len(options) > 40, help_text
+    missing = {option for option in options if option[2:].replace("-", "_") not in keywords}
+    assert missing == set(NOT_KEYWORDS), missing ^ set(NOT_KEYWORDS)
 
 
 def test_the_stub_lists_every_field_of_the_report():

@@ -16,6 +16,7 @@ import pytest
 
 import toolcap
 from conftest import alive_in_group, argv, cli, kill_quietly
+from test_cap import DEPLOY_PROFILE, deploy_log
 
 COMMANDS = [
     "seq 2000",
@@ -24,6 +25,9 @@ COMMANDS = [
     "printf 'h\\303\\251llo \\377\\n'; seq 300; kill -TERM $$",
     "for i in $(seq 300); do echo out $i; echo err $i >&2; done",
     "true",
+    # What --format auto and --profile auto (by the command) look for.
+    "printf '['; seq -s, 3000; printf ']\\n'",
+    "ls /usr/bin",
 ]
 
 OPTIONS = [
@@ -33,6 +37,10 @@ OPTIONS = [
     {"max": 150, "clean": True, "keep_errors": True},
     {"lines": 10, "header": False},
     {"tokens": 30, "style": "codex"},
+    {"tokens": 30, "tokenizer": "o200k", "count_limit": "1k"},
+    {"max": 200, "fold": True, "fold_pattern": "^err "},
+    {"max": 300, "format": "auto", "pretty": True},
+    {"max": 300, "profile": "auto"},
 ]
 
 
@@ -175,6 +183,26 @@ def test_cwd_and_env(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(NotADirectoryError):
         toolcap.run("true", cwd=tmp_path / "file")
+
+
+def test_profile_auto_is_chosen_by_the_command(tmp_path, monkeypatch):
+    config = tmp_path / "config"
+    (config / "toolcap").mkdir(parents=True)
+    (config / "toolcap" / "profiles.toml").write_text(DEPLOY_PROFILE)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    log = tmp_path / "log"
+    log.write_bytes(deploy_log())
+    deploy = tmp_path / "deploy"
+    deploy.write_text(f"#!/bin/sh\ncat {log}\n")
+    deploy.chmod(0o755)
+    for cmd in ([str(deploy)], f"cd {tmp_path} && ./deploy --now"):
+        words = ["--", *cmd] if isinstance(cmd, list) else ["-c", cmd]
+        expected = cli(["--profile", "auto", "--no-stdin", *words])
+        result = toolcap.run(cmd, profile="auto")
+        assert result.data == expected.stdout, cmd
+        assert result.profile == "deploy" and b"FAILED step 200" in result.data
+    # By the command, not by what it prints: cat is no deploy.
+    assert toolcap.run(["cat", str(log)], profile="auto").profile is None
 
 
 def test_the_store_records_the_command_and_its_exit(tmp_path):

@@ -4,7 +4,9 @@ Options are the command line's long options with `_` for `-` (`--keep-errors`
 is `keep_errors=True`), parsed by the command line's own parser: they mean
 exactly what they mean there, and a bad one raises ValueError with the
 command line's message. Unlike the command line, nothing is read from the
-environment (no TOOLCAP_MAX, no TOOLCAP_SPILL_DIR).
+environment (no TOOLCAP_MAX, TOOLCAP_TOKENIZER or TOOLCAP_SPILL_DIR) but
+where the default store and the user's profiles.toml are (HOME,
+XDG_CACHE_HOME, XDG_CONFIG_HOME).
 """
 
 import builtins
@@ -45,7 +47,18 @@ class CapOptions(TypedDict, total=False):
     lines: int | None
     """Also keep at most the first lines//2 and the last lines - lines//2 lines."""
     tokens: int | None
-    """Budget in tokens of 4 bytes, instead of max."""
+    """Budget in tokens (of 4 bytes, or of `tokenizer`), instead of max. With a
+    real tokenizer the head is the longest prefix of at most tokens//2 tokens
+    and the tail the longest suffix of the rest; head and tail are then
+    tokens too."""
+    tokenizer: Literal["approx", "o200k", "cl100k"] | None
+    """What a token is, for `tokens` and the token counts of the header and
+    the report: approx (ceil(bytes/4), the default), o200k (GPT-4o, GPT-4.1,
+    o-series, GPT-5) or cl100k (GPT-4, GPT-3.5), OpenAI's vocabularies, built
+    in. Loading one takes about 0.1 s, once per process."""
+    count_limit: Size | None
+    """With a real tokenizer, the count is exact for this many bytes of the
+    stream and extrapolated past them, shown as ~N (default 64Mi)."""
     chars: int | None
     """Budget in Unicode characters, instead of max."""
     cut: Literal["lines", "bytes"] | None
@@ -57,7 +70,8 @@ class CapOptions(TypedDict, total=False):
     style: Literal["toolcap", "codex"] | None
     """The format of cut output."""
     clean: bool
-    """strip_ansi, collapse_cr, squeeze, utf8 and binary="summary": the setting for agents."""
+    """strip_ansi, collapse_cr, squeeze, fold, utf8 and binary="summary": the
+    setting for agents."""
     strip_ansi: bool
     """Remove escape sequences."""
     collapse_cr: bool
@@ -70,6 +84,12 @@ class CapOptions(TypedDict, total=False):
     """summary: binary input becomes one line saying its size."""
     max_line: Size | None
     """Shorten lines longer than this, keeping both ends."""
+    fold: bool
+    """Fold runs of 3 or more similar lines (equal but for numbers, ids and
+    spacing) into their first and last line and a count."""
+    fold_pattern: str | Sequence[str]
+    """With fold: regular expressions; the lines one matches are similar to
+    each other, whatever else they hold."""
     keep: str | Sequence[str]
     """Regular expressions: lines of the cut middle that match are shown too."""
     keep_errors: bool
@@ -78,12 +98,32 @@ class CapOptions(TypedDict, total=False):
     """Lines kept around each kept match (default 0)."""
     keep_max: Size | None
     """Bytes the kept lines may use (default: a quarter of the budget)."""
+    format: Literal["text", "json", "diff", "csv", "auto"] | None
+    """What the input holds, so that no cut lands inside a record (README,
+    "Formats"): text (default); json, one document shortened inside to valid
+    JSON of the same shape (text when it is not JSON or is larger than
+    json_limit); diff, cut at hunks or files; csv, cut at rows with the header
+    row repeated; auto, json or diff when the input looks like one, else text."""
+    json_limit: Size | None
+    """The largest JSON document that format="json" or "auto" parses (default 64Mi)."""
+    pretty: bool
+    """Print a shortened JSON document indented by 2 spaces."""
+    profile: str | None
+    """Add a profile's options (README, "Profiles"): a name (pytest, cargo, go,
+    npm, make, git, listing, or one of the user's profiles.toml), "none", or
+    "auto": in `cap` and `Capper` the profile that the data's first 4 KiB
+    match, in `run` the one that matches the command. Options given here win
+    over the profile's."""
     spill: Path | None
     """Save the whole input to this file (mode 0600; never through a symlink)."""
     store: bool | Path | None
     """Save the whole input to the spill store when the output is cut: True for
     the default one (~/.cache/toolcap/spill), or a directory. The marker then
     names `toolcap --show ID`, and `spill_id` is ID."""
+    retain: int | None
+    """With store: keep at most this many outputs in it (default 200)."""
+    retain_size: Size | None
+    """With store: keep at most this many bytes of outputs in it (default 1Gi)."""
 
 class RunOptions(CapOptions, total=False):
     """The options of `run` besides the capping ones."""
@@ -139,7 +179,11 @@ class Result:
     lines: int
     """Its number of lines: newlines, plus one for an unterminated last line."""
     tokens: int
-    """ceil(bytes / 4)."""
+    """Its token count: ceil(bytes / 4), or the tokenizer's."""
+    tokens_estimated: bool
+    """Whether `tokens` was extrapolated past count_limit (the header shows ~N)."""
+    tokenizer: str
+    """approx, o200k or cl100k."""
     head_bytes: int
     """The length of the kept head."""
     tail_bytes: int
@@ -164,6 +208,16 @@ class Result:
     """Why the spill file was not saved."""
     interrupted_by: int | None
     """Always None here (the command line's filter mode: a signal that stopped the reading)."""
+    profile: str | None
+    """The profile whose options were used, or None."""
+    format: str
+    """The format that applied: text, json, diff or csv."""
+    format_fallback: str | None
+    """Why format="json" (or "auto" on a document) fell back to text."""
+    omitted_hunks: int | None
+    """A cut diff: the hunks its marker counts."""
+    omitted_files: int | None
+    """A cut diff: the files its marker counts."""
     problems: list[str]
     """Errors the command line would print on stderr (a spill file that failed)."""
 
