@@ -376,3 +376,17 @@ def test_a_broken_profiles_file_is_the_command_lines_error(tmp_path, monkeypatch
     assert str(raised.value) == refused.stderr.decode()[len("toolcap: "):-1]
     # Only asked for profiles read the file.
     assert toolcap.cap(b"x").data == b"x"
+
+
+def test_retention_of_the_store_is_the_command_lines(tmp_path):
+    data = INPUTS["errors"]
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    for _ in range(4):
+        cli(["--max", str(BUDGET), "--spill-dir", str(theirs), "--retain", "2"], data)
+        toolcap.cap(data, max=BUDGET, store=ours, retain=2)
+    assert len(list(ours.glob("*.log"))) == len(list(theirs.glob("*.log"))) == 2
+    # 3 outputs of 10,418 bytes do not fit in 25k: the oldest goes.
+    toolcap.cap(data, max=BUDGET, store=ours, retain_size="25k")
+    assert len(list(ours.glob("*.log"))) == 2
+    with pytest.raises(ValueError, match="need a store"):
+        toolcap.cap(data, retain=2)
