@@ -271,10 +271,11 @@ impl<W: Close> Printed<W> {
         }
     }
 
-    /// Caps the stream by `plan` instead (`--profile auto` chose it);
-    /// nothing may have been fed yet.
-    pub(crate) fn replan(&mut self, plan: Plan) {
+    /// Caps the stream by `plan`, with or without the header, instead
+    /// (`--profile auto` chose them); nothing may have been fed yet.
+    pub(crate) fn replan(&mut self, plan: Plan, header: bool) {
         self.stream.replan(plan);
+        self.header = header;
     }
 
     /// True once writing the output failed (see [`Sink`]).

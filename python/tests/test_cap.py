@@ -334,6 +334,10 @@ DEPLOY_PROFILE = """\
 match = ["deploy"]
 detect = ['^Deploying ']
 args = ["--max", "120", "--keep", "^FAILED "]
+
+[profiles.quiet]
+detect = ['^QUIET$']
+args = ["--no-header", "--max", "50"]
 """
 
 
@@ -359,6 +363,10 @@ def test_the_users_profiles_apply_as_on_the_command_line(tmp_path, monkeypatch):
         for start in range(0, len(data), 1000):
             capper.push(data[start:start + 1000])
         assert capper.finish().report == result.report
+    quiet = b"QUIET\n" + b"line\n" * 400
+    expected = cli(["--profile", "auto"], quiet).stdout
+    assert toolcap.cap(quiet, profile="auto").data == expected
+    assert expected.startswith(b"QUIET\nline\n")
     # Not detected past the first 4 KiB.
     late = b"x\n" * 2048 + data
     assert toolcap.cap(late, profile="auto").profile is None

@@ -80,7 +80,7 @@ fn start<W: Close>(sniff: Option<Sniff>, output: &mut Printed<W>) -> (Option<Str
     };
     let (chosen, held) = sniff.choose();
     let name = chosen.map(|choice| {
-        output.replan(choice.plan);
+        output.replan(choice.plan, choice.header);
         choice.name
     });
     (name, feed(output, &held))

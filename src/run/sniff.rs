@@ -16,6 +16,8 @@ pub(crate) struct Choice {
     /// Compiled multi-line.
     detect: Vec<Regex>,
     pub(crate) plan: Plan,
+    /// Whether its options print the header.
+    pub(crate) header: bool,
 }
 
 /// The input's first bytes, held until they choose.
@@ -48,6 +50,7 @@ impl Sniff {
                     name: profile.name.clone(),
                     detect: detect.collect::<Result<_, _>>()?,
                     plan,
+                    header: profile.options.has_header(),
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;

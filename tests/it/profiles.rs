@@ -530,3 +530,23 @@ fn the_librarys_capper_chooses_by_the_first_4_kib_as_filter_mode_does() {
         }
     }
 }
+
+#[test]
+fn a_profile_the_input_chooses_applies_its_no_header_as_when_named() {
+    let config = TempDir::new("profile-no-header");
+    write_profiles(
+        config.path(),
+        "[profiles.quiet]\ndetect = ['^QUIET$']\nargs = [\"--no-header\", \"--max\", \"50\"]\n",
+    );
+    let input = format!("QUIET\n{}", "line\n".repeat(400));
+    let run = |profile: &str| {
+        stdout(
+            toolcap_in(config.path())
+                .args(["--profile", profile])
+                .write_stdin(input.clone()),
+        )
+    };
+    let named = run("quiet");
+    assert!(named.starts_with("QUIET\nline\n"), "{named}");
+    assert_eq!(run("auto"), named);
+}
