@@ -257,10 +257,12 @@ pub(crate) fn style_after(mut on: bool, text: &[u8]) -> bool {
     on
 }
 
-/// `ESC [ m`, `ESC [ 0 m` and `ESC [ 0;0 m` reset; anything else sets.
+/// `ESC [ m`, `ESC [ 0 m` and `ESC [ 0;0 m` reset; anything else sets,
+/// sub-parameters too (`ESC [ : m` counts as on: found by the capper fuzz
+/// target, and an extra reset costs nothing).
 fn sgr_sets_something(params: &[u8]) -> bool {
     params
-        .split(|&b| b == b';' || b == b':')
+        .split(|&b| b == b';')
         .any(|param| param.iter().any(|&b| b != b'0'))
 }
 
@@ -339,6 +341,9 @@ mod tests {
         assert!(!leaves_on(b"\x1b[31mred\x1b[0m"));
         assert!(!leaves_on(b"\x1b[1;31mred\x1b[m"));
         assert!(leaves_on(b"\x1b[0m\x1b[38;5;1mx"));
+        // Parameters are split at `;` only: a sub-parameter sets something.
+        assert!(leaves_on(b"\x1b[:m"));
+        assert!(leaves_on(b"\x1b[4:0m"));
         // Not SGR: cursor movement, or an intermediate byte.
         assert!(!leaves_on(b"\x1b[2K\x1b[1G"));
         assert!(!leaves_on(b"\x1b[31 m"));

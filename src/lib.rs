@@ -47,6 +47,10 @@
 //! in the library too, behind the default feature `cli`, so that the
 //! binary and the Python package's command are one program.
 
+// No panics on a path a user can reach: a failure is a value (tests may
+// unwrap; they are compiled with cfg(test), where this does not apply).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 #[cfg(not(unix))]
 compile_error!(
     "toolcap supports Unix-like systems only: it relies on process groups, poll(2) and \

@@ -560,10 +560,14 @@ impl Options {
             Measure::Tokens(_) => budget.head.saturating_add(budget.tail).saturating_mul(BYTES_PER_TOKEN),
             Measure::Bytes | Measure::Chars => budget.head.saturating_add(budget.tail),
         };
+        let budget = self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR);
+        // No more lines than the kept bytes can hold (a line is at least
+        // one byte): a larger context would only hold lines back longer.
+        let context = self.keep_context.min(budget);
         Ok(Some(KeepRules {
             lines: KeepMatch::new(patterns),
-            context: usize::try_from(self.keep_context).unwrap_or(usize::MAX),
-            budget: self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR),
+            context: usize::try_from(context).unwrap_or(usize::MAX),
+            budget,
         }))
     }
 

@@ -5,11 +5,11 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 
+#[path = "common.rs"]
+mod common;
 #[allow(dead_code)]
 #[path = "../../tests/it/model.rs"]
 mod model;
-#[path = "common.rs"]
-mod common;
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -34,5 +34,9 @@ fuzz_target!(|case: Case| {
     let options = common::options(&spec);
     let report = common::stream(&options, &case.input, &case.chunks);
     let output = common::rendered(&report, &options);
-    common::assert_same(&output, &model::expected_output(&case.input, &spec), "capper");
+    common::assert_same(
+        &output,
+        &model::expected_output(&case.input, &spec),
+        "capper",
+    );
 });

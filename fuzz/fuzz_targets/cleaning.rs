@@ -9,13 +9,13 @@ use libfuzzer_sys::fuzz_target;
 use toolcap::Binary;
 
 #[allow(dead_code)]
-#[path = "../../tests/it/model.rs"]
-mod model;
-#[allow(dead_code)]
 #[path = "../../tests/it/clean_model.rs"]
 mod clean_model;
 #[path = "common.rs"]
 mod common;
+#[allow(dead_code)]
+#[path = "../../tests/it/model.rs"]
+mod model;
 
 use clean_model::CleanSpec;
 
@@ -90,7 +90,10 @@ fn marker_counts(output: &[u8]) -> u64 {
             if digits == 0 || !rest[digits..].starts_with(b" bytes truncated") {
                 return None;
             }
-            std::str::from_utf8(&rest[..digits]).ok()?.parse::<u64>().ok()
+            std::str::from_utf8(&rest[..digits])
+                .ok()?
+                .parse::<u64>()
+                .ok()
         })
         .sum()
 }
@@ -121,9 +124,11 @@ fuzz_target!(|case: Case| {
         keep_context: u64::from(case.keep_context % 4),
         keep_max: case.keep_max.map(|size| u64::from(size % 400)),
         fold: case.fold,
+        // --fold-pattern needs --fold.
         fold_patterns: case
             .fold_patterns
             .iter()
+            .filter(|_| case.fold)
             .take(2)
             .map(|&i| FOLD_PATTERNS[usize::from(i) % FOLD_PATTERNS.len()].to_string())
             .collect(),
@@ -134,13 +139,24 @@ fuzz_target!(|case: Case| {
     let whole = common::rendered(&common::stream(&options, &case.input, &[255]), &options);
     common::assert_same(&output, &whole, "the chunking changed the output");
     if spec.utf8 {
-        assert!(std::str::from_utf8(&output).is_ok(), "--utf8 output is not UTF-8");
+        assert!(
+            std::str::from_utf8(&output).is_ok(),
+            "--utf8 output is not UTF-8"
+        );
     }
     if report.truncated() {
         let shown = report.head.len()
-            + report.kept.iter().map(|kept| kept.bytes.len()).sum::<usize>()
+            + report
+                .kept
+                .iter()
+                .map(|kept| kept.bytes.len())
+                .sum::<usize>()
             + report.tail.len();
-        assert_eq!(shown as u64 + marker_counts(&output), report.bytes, "unaccounted bytes");
+        assert_eq!(
+            shown as u64 + marker_counts(&output),
+            report.bytes,
+            "unaccounted bytes"
+        );
     }
     common::assert_same(
         &output,

@@ -28,7 +28,11 @@ pub fn options(spec: &Spec) -> Options {
 pub fn stream(options: &Options, input: &[u8], chunks: &[u8]) -> StreamReport {
     let mut capper = Capper::new(options).expect("valid options");
     let mut rest = input;
-    let sizes = if chunks.is_empty() { &[255][..] } else { chunks };
+    let sizes = if chunks.is_empty() {
+        &[255][..]
+    } else {
+        chunks
+    };
     for &size in sizes.iter().cycle() {
         if rest.is_empty() {
             break;

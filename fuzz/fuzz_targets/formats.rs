@@ -5,17 +5,22 @@
 //! within the budget; a cut diff keeps every hunk it shows whole. Any
 //! bytes at all, under `json`, `diff`, `csv` and `auto`, never panic.
 
-use arbitrary::{Arbitrary, Unstructured};
+use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 use toolcap::{Format, Options, SizeOrPercent};
 
+#[allow(dead_code)]
 #[path = "../../tests/it/format_model.rs"]
 mod format_model;
 
 /// A JSON value the fuzzer builds, bounded in depth and width.
 fn value(u: &mut Unstructured, depth: u32) -> arbitrary::Result<Value> {
-    let kind = if depth >= 5 { u.int_in_range(0..=4)? } else { u.int_in_range(0..=6)? };
+    let kind = if depth >= 5 {
+        u.int_in_range(0..=4)?
+    } else {
+        u.int_in_range(0..=6)?
+    };
     Ok(match kind {
         0 => Value::Null,
         1 => Value::Bool(u.arbitrary()?),
@@ -24,7 +29,11 @@ fn value(u: &mut Unstructured, depth: u32) -> arbitrary::Result<Value> {
         4 => Value::String(u.arbitrary()?),
         5 => {
             let len = u.int_in_range(0..=40)?;
-            Value::Array((0..len).map(|_| value(u, depth + 1)).collect::<Result<_, _>>()?)
+            Value::Array(
+                (0..len)
+                    .map(|_| value(u, depth + 1))
+                    .collect::<Result<_, _>>()?,
+            )
         }
         _ => {
             let len = u.int_in_range(0..=12)?;
@@ -41,7 +50,9 @@ fn value(u: &mut Unstructured, depth: u32) -> arbitrary::Result<Value> {
 fn diff(u: &mut Unstructured) -> arbitrary::Result<Vec<u8>> {
     let mut text = String::new();
     for file in 0..u.int_in_range(1..=6)? {
-        text += &format!("diff --git a/f{file} b/f{file}\nindex 1..2 100644\n--- a/f{file}\n+++ b/f{file}\n");
+        text += &format!(
+            "diff --git a/f{file} b/f{file}\nindex 1..2 100644\n--- a/f{file}\n+++ b/f{file}\n"
+        );
         let mut start = 1;
         for _ in 0..u.int_in_range(1..=5)? {
             let (mut old, mut new, mut body) = (0, 0, String::new());
@@ -68,7 +79,10 @@ fn json_case(u: &mut Unstructured) -> arbitrary::Result<()> {
     }
     .expect("a Value serialises");
     let budget = u.int_in_range(0..=4000u64)?;
-    let options = Options::new().max(budget).format(Format::Json).pretty(u.arbitrary()?);
+    let options = Options::new()
+        .max(budget)
+        .format(Format::Json)
+        .pretty(u.arbitrary()?);
     let output = toolcap::cap(&input, &options).expect("valid options");
     if input.len() as u64 <= budget {
         assert!(output == input, "a document that fits was changed");
@@ -84,13 +98,21 @@ fn json_case(u: &mut Unstructured) -> arbitrary::Result<()> {
         );
         return Ok(());
     }
-    assert!(part.len() as u64 <= budget, "JSON part of {} bytes, budget {budget}", part.len());
+    assert!(
+        part.len() as u64 <= budget,
+        "JSON part of {} bytes, budget {budget}",
+        part.len()
+    );
     let shortened: Value = serde_json::from_slice(part).unwrap_or_else(|e| {
         panic!("not JSON: {e}: {}", String::from_utf8_lossy(part));
     });
     let original: Value = serde_json::from_slice(&input).expect("the input parses");
     if let Err(why) = format_model::same_shape(&original, &shortened, "$") {
-        panic!("{why}\n  input: {}\n output: {}", String::from_utf8_lossy(&input), String::from_utf8_lossy(part));
+        panic!(
+            "{why}\n  input: {}\n output: {}",
+            String::from_utf8_lossy(&input),
+            String::from_utf8_lossy(part)
+        );
     }
     Ok(())
 }
@@ -98,7 +120,10 @@ fn json_case(u: &mut Unstructured) -> arbitrary::Result<()> {
 fn diff_case(u: &mut Unstructured) -> arbitrary::Result<()> {
     let input = diff(u)?;
     let (head, tail) = (u.int_in_range(0..=3000u64)?, u.int_in_range(0..=3000u64)?);
-    let options = Options::new().head(SizeOrPercent::Bytes(head)).tail(SizeOrPercent::Bytes(tail)).format(Format::Diff);
+    let options = Options::new()
+        .head(SizeOrPercent::Bytes(head))
+        .tail(SizeOrPercent::Bytes(tail))
+        .format(Format::Diff);
     let output = toolcap::cap(&input, &options).expect("valid options");
     let part = format_model::split_header(&output).map_or(&output[..], |(_, part)| part);
     if let Err(why) = format_model::hunks_are_whole(part) {

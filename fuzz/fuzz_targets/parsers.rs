@@ -5,8 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use toolcap::{
-    Capper, Options, SizeOrPercent, parse_count, parse_duration, parse_size,
-    parse_size_or_percent,
+    Capper, Options, SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent,
 };
 
 fuzz_target!(|data: &[u8]| {

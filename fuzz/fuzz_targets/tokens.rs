@@ -9,11 +9,11 @@ use libfuzzer_sys::fuzz_target;
 use toolcap::{CutMode, Options, Tokenizer};
 
 #[allow(dead_code)]
-#[path = "../../tests/it/model.rs"]
-mod model;
-#[allow(dead_code)]
 #[path = "common.rs"]
 mod common;
+#[allow(dead_code)]
+#[path = "../../tests/it/model.rs"]
+mod model;
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -35,7 +35,11 @@ fn count(cl100k: bool, bytes: &[u8]) -> u64 {
 /// The length of the character (or invalid sequence) `bytes` starts with.
 fn first_char_len(bytes: &[u8]) -> usize {
     let chunk = bytes.utf8_chunks().next().expect("a byte");
-    chunk.valid().chars().next().map_or(chunk.invalid().len(), char::len_utf8)
+    chunk
+        .valid()
+        .chars()
+        .next()
+        .map_or(chunk.invalid().len(), char::len_utf8)
 }
 
 /// The length of the character (or invalid sequence) `bytes` ends with.
@@ -69,10 +73,22 @@ fuzz_target!(|case: Case| {
     };
     let (h, t) = (cut.head_end as usize, cut.tail_start as usize);
     let (head_budget, tail_budget) = (budget / 2, budget - budget / 2);
-    assert!(count(case.cl100k, &input[..h]) <= head_budget, "head over budget");
-    assert!(count(case.cl100k, &input[t..]) <= tail_budget, "tail over budget");
+    assert!(
+        count(case.cl100k, &input[..h]) <= head_budget,
+        "head over budget"
+    );
+    assert!(
+        count(case.cl100k, &input[t..]) <= tail_budget,
+        "tail over budget"
+    );
     let longer_head = h + first_char_len(&input[h..]);
-    assert!(count(case.cl100k, &input[..longer_head]) > head_budget, "head not longest");
+    assert!(
+        count(case.cl100k, &input[..longer_head]) > head_budget,
+        "head not longest"
+    );
     let longer_tail = t - last_char_len(&input[..t]);
-    assert!(count(case.cl100k, &input[longer_tail..]) > tail_budget, "tail not longest");
+    assert!(
+        count(case.cl100k, &input[longer_tail..]) > tail_budget,
+        "tail not longest"
+    );
 });

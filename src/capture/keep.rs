@@ -134,6 +134,9 @@ impl Picker {
         for distance in 1..=self.context {
             before = before && at >= distance && self.take(at - distance);
             after = after && self.take(at + distance);
+            if !before && !after {
+                break;
+            }
         }
     }
 

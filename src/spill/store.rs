@@ -223,7 +223,7 @@ impl Store {
                 ManifestLine::Unreadable(_) => None,
             })
             .collect();
-        let mut kept_bytes: u64 = outputs.iter().map(|entry| entry.bytes).sum();
+        let mut kept_bytes = outputs.iter().fold(0u64, |sum, entry| sum.saturating_add(entry.bytes));
         let mut drop = 0;
         while drop < outputs.len()
             && ((outputs.len() - drop) as u64 > count || kept_bytes > bytes)

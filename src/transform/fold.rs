@@ -311,24 +311,29 @@ fn token(line: &[u8], at: usize) -> (Token, usize) {
     let Some(&byte) = line.get(at) else {
         return (Token::End, at);
     };
-    let run = |from: usize, of: fn(&u8) -> bool| line[from..].iter().take_while(|b| of(b)).count();
     if byte.is_ascii_hexdigit() && (at == 0 || !line[at - 1].is_ascii_hexdigit()) {
-        let hex = run(at, u8::is_ascii_hexdigit);
+        let hex = run(line, at, |b| b.is_ascii_hexdigit());
         if hex >= HEX_ID {
             return (Token::Number, at + hex);
         }
     }
     if byte.is_ascii_digit() {
-        let mut end = at + run(at, u8::is_ascii_digit);
+        let mut end = at + run(line, at, |b| b.is_ascii_digit());
         if line.get(end) == Some(&b'.') && line.get(end + 1).is_some_and(u8::is_ascii_digit) {
-            end += 1 + run(end + 1, u8::is_ascii_digit);
+            end += 1 + run(line, end + 1, |b| b.is_ascii_digit());
         }
         return (Token::Number, end);
     }
     if byte == b' ' || byte == b'\t' {
-        return (Token::Space, at + run(at, |b| *b == b' ' || *b == b'\t'));
+        return (Token::Space, at + run(line, at, |b| b == b' ' || b == b'\t'));
     }
     (Token::Byte(byte), at + 1)
+}
+
+/// How many bytes of `line` from `from` on are `of` (generic, so that the
+/// test is inlined: this runs for every byte near a difference).
+fn run(line: &[u8], from: usize, of: impl Fn(u8) -> bool) -> usize {
+    line[from..].iter().take_while(|&&byte| of(byte)).count()
 }
 
 /// Whether a byte can be part of a number or a space run: a token that

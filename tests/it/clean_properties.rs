@@ -699,6 +699,21 @@ mod regressions {
         check(b"ab\0cd\n", &spec, b"[binary output: 6 bytes]\n");
     }
 
+    /// Implementation bug, found by the capper fuzz target: "on" means the
+    /// last SGR has a parameter other than 0, and `ESC[:m` has one (`:`),
+    /// so the marker after it starts with a reset.
+    #[test]
+    fn a_sub_parameter_leaves_the_style_on() {
+        check(
+            b"\x1b[:mred\nmiddle\n",
+            &CleanSpec::new(Spec::new(8, 0)),
+            b"Warning: truncated output (original token count: 4)\n\
+              Total output lines: 2\n\n\
+              \x1b[:mred\n\
+              \x1b[0m[... 7 bytes truncated ...]\n",
+        );
+    }
+
     /// Implementation bug, found by the capper fuzz target: in a CSI,
     /// intermediate bytes follow the parameter bytes, so a `;` after a `+`
     /// cannot continue the sequence and ends it; a tail cut inside it moves

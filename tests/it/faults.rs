@@ -472,3 +472,48 @@ fn a_child_that_leaves_a_daemon_holding_the_pipe_returns_after_the_drain() {
     );
     assert!(pid_file.exists(), "the daemon started");
 }
+
+#[test]
+fn extreme_values_are_refused_or_honoured_without_a_panic_or_a_hang() {
+    let largest = u64::MAX.to_string();
+    let cases: &[&[&str]] = &[
+        &["--max", &largest],
+        &["--head", &largest, "--tail", &largest],
+        &["--chars", &largest],
+        &["--lines", &largest, "--max", "10"],
+        &["--max-line", &largest],
+        &["--max", "10", "--keep", "5", "--keep-max", &largest],
+        // Once spun for minutes, holding back every line after a match.
+        &["--max", "10", "--keep", "5", "--keep-context", &largest],
+        &["--json-limit", &largest, "--format", "json"],
+        &["--tokens", &largest],
+        &[
+            "--timeout",
+            "1000000000000h",
+            "--kill-after",
+            "1000000000000h",
+            "--",
+            "echo",
+            "1",
+        ],
+        &["--drain", "1000000000000h", "--", "echo", "1"],
+    ];
+    for args in cases {
+        let started = Instant::now();
+        let output = toolcap()
+            .args(*args)
+            .write_stdin(numbers(100))
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert!(
+            matches!(output.status.code(), Some(0 | 2)),
+            "{args:?}: {output:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(10), "{args:?}");
+        assert!(
+            !String::from_utf8_lossy(&output.stderr).contains("panicked"),
+            "{args:?}: {output:?}"
+        );
+    }
+}

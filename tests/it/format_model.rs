@@ -130,6 +130,12 @@ pub fn same_shape(input: &Value, output: &Value, path: &str) -> Result<(), Strin
                         }
                     }
                 }
+                // A key that is empty or holds ", " cannot be told apart
+                // in the list (the README lists keys as they are): such a
+                // schema is not checked.
+                if union.iter().any(|key| key.is_empty() || key.contains(", ")) {
+                    return Ok(());
+                }
                 // serde_json's map sorts keys: compare as sets, and the
                 // count and the `...` by the README's rule.
                 let shown = listed.len();
