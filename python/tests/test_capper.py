@@ -150,9 +150,13 @@ def parallel_ratio(work):
 
 
 def test_four_threads_cap_faster_than_one():
-    """Compared with hashlib, which releases the GIL too, measured at the
-    same moments: on a machine that others keep busy, neither can be
-    faster in parallel, and the test says so instead of failing."""
+    """Four threads capping large inputs finish faster than the same four
+    caps in a row: in four fifths of the time at most, impossible with the GIL
+    held. On a machine that others keep busy no code can be faster in
+    parallel, so each try is judged by hashlib (which releases the GIL
+    too), measured just before and just after: the test fails only when
+    the machine had cores free on both sides of a try that toolcap did not
+    use, and says it could not tell otherwise."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if (cores or 1) < 2:
         pytest.skip("SKIPPED: one core; threads cannot cap in parallel here")
@@ -169,14 +173,14 @@ def test_four_threads_cap_faster_than_one():
 
     tries = []
     for _ in range(3):
-        tries.append((parallel_ratio(digest), parallel_ratio(cap)))
-        reference, ours = tries[-1]
-        if reference < 0.8 and ours < 0.8:
+        before, ours, after = parallel_ratio(digest), parallel_ratio(cap), parallel_ratio(digest)
+        if ours < 0.8:
             return
-    if all(reference >= 0.8 for reference, _ in tries):
+        tries.append((round(before, 2), round(ours, 2), round(after, 2)))
+    if all(max(before, after) >= 0.8 for before, _, after in tries):
         pytest.skip(f"SKIPPED: the machine is too busy for threads to run in parallel now "
-                    f"(hashlib's parallel/serial ratios: {[round(r, 2) for r, _ in tries]})")
-    pytest.fail(f"parallel/serial ratios (hashlib, toolcap): {tries}")
+                    f"(parallel/serial ratios of hashlib, toolcap, hashlib: {tries})")
+    pytest.fail(f"parallel/serial ratios of hashlib, toolcap, hashlib: {tries}")
 
 
 def test_other_python_threads_run_while_one_caps():
