@@ -3,6 +3,7 @@
 //! binary's `cli.rs` does, and builds these values.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::options::Options;
@@ -145,6 +146,15 @@ pub struct WrapConfig {
     pub inherit_stdin: bool,
     /// `--plain-env`.
     pub plain_env: bool,
+    /// The directory the command runs in (`None`: toolcap's own).
+    pub cwd: Option<PathBuf>,
+    /// The command's whole environment instead of toolcap's (`None`:
+    /// inherited); `plain_env` applies on top of it.
+    pub env: Option<Vec<(OsString, OsString)>>,
+    /// Bytes for the command's stdin, which is then a pipe closed after
+    /// them (`inherit_stdin` is then not looked at). The command may stop
+    /// reading early: what it did not read is dropped.
+    pub input: Option<Vec<u8>>,
 }
 
 /// `--kill-after` when not given.
@@ -165,6 +175,9 @@ impl WrapConfig {
             status_line: true,
             inherit_stdin: true,
             plain_env: false,
+            cwd: None,
+            env: None,
+            input: None,
         }
     }
 }

@@ -28,6 +28,13 @@
 //! the command line does, filter and wrap mode included, and returns the
 //! [`Report`] of the run.
 //!
+//! A program that embeds toolcap (an agent harness, the Python package)
+//! runs commands with [`run_command`] instead: the same wrap mode, capped
+//! in memory, without [`run()`]'s process-wide effects (signal handlers,
+//! the subreaper flag, the terminal). [`render_run`] turns its report, or
+//! that of a [`Capper::for_run`], into what the command line would print:
+//! the text and the `--json` report.
+//!
 //! The data flows one way, and the modules follow it: `source` (stdin,
 //! files, a child's pipes) -> `transform` (cleaning, before the capper) ->
 //! `capture` (counters, head buffer, tail queue) with `measure` and `cut`
@@ -90,10 +97,10 @@ unix_only! {
     pub use format::{DEFAULT_JSON_LIMIT, Format};
     pub use measure::Tokenizer;
     pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
-    pub use render::render;
+    pub use render::{Rendered, render, render_run};
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
     pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
-    pub use run::run;
+    pub use run::{run, run_command, store_summary};
     pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;
     pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
@@ -112,6 +119,11 @@ unix_only! {
     /// ```
     pub struct Capper {
         stream: stream::Stream,
+        /// `--profile auto` ([`Capper::for_run`]): the input's first bytes,
+        /// held until they choose the options.
+        sniff: Option<run::Sniff>,
+        /// The profile applied, for the report.
+        profile: Option<String>,
     }
 
     impl std::fmt::Debug for Capper {
@@ -130,18 +142,91 @@ unix_only! {
         pub fn new(options: &Options) -> Result<Capper, Error> {
             Ok(Capper {
                 stream: stream::Stream::new(options.plan()?, None),
+                sniff: None,
+                profile: None,
             })
         }
 
         /// Consumes the next chunk of the stream.
         pub fn push(&mut self, chunk: &[u8]) {
-            self.stream.feed(chunk);
+            match &mut self.sniff {
+                Some(sniff) => {
+                    if let Some(rest) = sniff.hold(chunk) {
+                        self.choose_profile();
+                        self.stream.feed(rest);
+                    }
+                }
+                None => self.stream.feed(chunk),
+            }
+        }
+
+        /// Ends `--profile auto`'s wait: caps by the profile the held
+        /// bytes choose, if any, starting with them.
+        fn choose_profile(&mut self) {
+            if let Some(sniff) = self.sniff.take() {
+                let (chosen, held) = sniff.choose();
+                if let Some(choice) = chosen {
+                    self.stream.replan(choice.plan);
+                    self.profile = Some(choice.name);
+                }
+                self.stream.feed(&held);
+            }
+        }
+
+        /// A capper for one stream as `config` caps it: with its options,
+        /// its profile (with `--profile auto`, the one the stream's first
+        /// [`PROFILE_SNIFF_BYTES`] choose, as in filter mode) and its spill
+        /// file or store (`config.mode` plays no part).
+        /// [`finish_run`](Capper::finish_run) it, and
+        /// [`render_run`] the report as `config` says.
+        ///
+        /// # Errors
+        ///
+        /// As [`Capper::new`], also for the options of each profile the
+        /// stream may choose; and [`Error::Usage`] when the spill file is
+        /// this process's stdout or stderr.
+        pub fn for_run(config: &Config) -> Result<Capper, Error> {
+            let plan = config.options.plan()?;
+            let sniff = run::Sniff::of(config)?;
+            if let Some(target) = &config.spill {
+                spill::check_target(target, &[], &[])?;
+            }
+            let spill = config.spill.as_ref().map(spill::Spill::create);
+            let profile = match &config.profile {
+                ProfileChoice::Applied(name) => Some(name.clone()),
+                _ => None,
+            };
+            Ok(Capper {
+                stream: stream::Stream::new(plan, spill),
+                sniff,
+                profile,
+            })
         }
 
         /// Ends the stream and decides the cuts.
         pub fn finish(self) -> StreamReport {
-            let facts = stream::RunFacts::default();
-            self.stream.finish(0, &facts, &mut stream::Problems::default())
+            self.finish_run().output
+        }
+
+        /// Ends the stream into the [`Report`] of a run: its
+        /// [`StreamReport`], and the problems and warnings of its spill
+        /// file, whose failures never stop the capping (the marker says
+        /// the full output was not saved, and why).
+        pub fn finish_run(mut self) -> Report {
+            self.choose_profile();
+            let mut problems = stream::Problems::default();
+            let output = self
+                .stream
+                .finish(0, &stream::RunFacts::default(), &mut problems);
+            Report {
+                output,
+                stderr: None,
+                child: None,
+                interrupted_by: None,
+                problems: problems.errors,
+                warnings: problems.warnings,
+                profile: self.profile,
+            }
         }
     }
 

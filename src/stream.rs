@@ -77,6 +77,13 @@ impl Stream {
 }
 
 impl Stream {
+    /// Caps by `plan` instead (`--profile auto` chose it), into the same
+    /// spill; nothing may have been fed yet.
+    pub(crate) fn replan(&mut self, plan: Plan) {
+        let spill = self.spill.take();
+        *self = Stream::new(plan, spill);
+    }
+
     pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
         let stage = Stage::new(&plan.cleaning, plan.fold.as_ref(), spill.is_some());
         Stream {
@@ -188,7 +195,7 @@ impl Stream {
             command: facts.command.clone(),
             exit: facts.exit,
         };
-        let spill = self.spill.map(|spill| {
+        let spill = self.spill.and_then(|spill| {
             let end = spill.finish(pointed_to, &spill_facts);
             problems.errors.extend(end.problem);
             problems.warnings.extend(end.warning);
@@ -264,11 +271,11 @@ impl<W: Close> Printed<W> {
         }
     }
 
-    /// Caps the stream by `plan` instead (`--profile auto` chose it);
-    /// nothing may have been fed yet.
-    pub(crate) fn replan(&mut self, plan: Plan) {
-        let spill = self.stream.spill.take();
-        self.stream = Stream::new(plan, spill);
+    /// Caps the stream by `plan`, with or without the header, instead
+    /// (`--profile auto` chose them); nothing may have been fed yet.
+    pub(crate) fn replan(&mut self, plan: Plan, header: bool) {
+        self.stream.replan(plan);
+        self.header = header;
     }
 
     /// True once writing the output failed (see [`Sink`]).

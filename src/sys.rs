@@ -4,7 +4,8 @@
 //!
 //! What lives here and why std cannot do it: poll(2) on pipes and on a
 //! closed stdout, process groups (kill, waitpid on a group), the child
-//! subreaper flag, and handing the terminal to the child's group.
+//! subreaper flag, and handing the terminal to the child's group; for runs
+//! without process-wide effects, a pidfd and writes without SIGPIPE.
 #![allow(unsafe_code)]
 
 use std::io;
@@ -38,6 +39,26 @@ impl ProcessGroup {
         // SAFETY: signal 0 only checks that the group exists.
         let result = unsafe { libc::kill(-self.0, 0) };
         result != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+    }
+
+    /// A descriptor that becomes readable when the leader exits
+    /// (pidfd_open(2), Linux 5.3), so its exit can be waited for without a
+    /// SIGCHLD handler, which would be process-wide. Call it before the
+    /// leader is reaped. `None` where there is none (another system, an
+    /// older kernel, a seccomp filter): then look now and then.
+    pub fn exit_descriptor(self) -> Option<std::os::fd::OwnedFd> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::FromRawFd;
+            // SAFETY: pidfd_open only reads its two integer arguments; the
+            // leader is our own unreaped child, so its pid names no other
+            // process.
+            let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, self.0, 0) };
+            // SAFETY: a non-negative result is a new descriptor we own.
+            (fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as libc::c_int) })
+        }
+        #[cfg(not(target_os = "linux"))]
+        None
     }
 
     /// Reaps every process of the group that has ended: the leader, and
@@ -113,26 +134,108 @@ pub fn poll_readable<const N: usize>(
     fds: [Option<BorrowedFd<'_>>; N],
     timeout: Option<Duration>,
 ) -> io::Result<[bool; N]> {
-    let mut polled = fds.map(|fd| libc::pollfd {
-        // poll(2) ignores negative fds.
-        fd: fd.map_or(-1, |fd| fd.as_raw_fd()),
-        events: libc::POLLIN,
+    poll_ready(fds, None, timeout).map(|(readable, _)| readable)
+}
+
+/// [`poll_readable`], and also whether `writable` can take a write (or its
+/// reader has gone, so that the write fails at once instead of blocking).
+pub fn poll_ready<const N: usize>(
+    fds: [Option<BorrowedFd<'_>>; N],
+    writable: Option<BorrowedFd<'_>>,
+    timeout: Option<Duration>,
+) -> io::Result<([bool; N], bool)> {
+    // One array for poll(2): the readable fds, then the writable one.
+    let mut polled = [libc::pollfd {
+        fd: -1,
+        events: 0,
         revents: 0,
-    });
+    }; 8];
+    const { assert!(N < 8, "poll_ready takes at most 7 readable fds") };
+    for (slot, fd) in polled.iter_mut().zip(fds) {
+        // poll(2) ignores negative fds.
+        slot.fd = fd.map_or(-1, |fd| fd.as_raw_fd());
+        slot.events = libc::POLLIN;
+    }
+    polled[N].fd = writable.map_or(-1, |fd| fd.as_raw_fd());
+    polled[N].events = libc::POLLOUT;
     // Round up, so a wake-up never comes a millisecond early and spins.
     let timeout_ms = timeout.map_or(-1, |t| {
         t.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32
     });
-    // SAFETY: `polled` is a valid array of N pollfd, alive for the call.
-    let result = unsafe { libc::poll(polled.as_mut_ptr(), N as libc::nfds_t, timeout_ms) };
+    // SAFETY: `polled` holds at least N + 1 valid pollfd, alive for the call.
+    let result = unsafe { libc::poll(polled.as_mut_ptr(), (N + 1) as libc::nfds_t, timeout_ms) };
     if result < 0 {
         let err = io::Error::last_os_error();
         if err.kind() == io::ErrorKind::Interrupted {
-            return Ok([false; N]);
+            return Ok(([false; N], false));
         }
         return Err(err);
     }
-    Ok(polled.map(|p| p.revents != 0))
+    let readable = std::array::from_fn(|index| polled[index].revents != 0);
+    Ok((readable, polled[N].revents != 0))
+}
+
+
+/// Makes writes to `fd` return `WouldBlock` instead of waiting: the
+/// command's stdin is fed from the same loop that drains its output.
+pub fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
+    // SAFETY: fcntl(2) F_GETFL and F_SETFL on a descriptor we hold only
+    // read and set its status flags.
+    let result = unsafe {
+        let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+        if flags < 0 {
+            flags
+        } else {
+            libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK)
+        }
+    };
+    if result < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// write(2) to a pipe whose reader may have gone, without SIGPIPE: a
+/// library must not rely on its host ignoring that signal (Rust programs
+/// and Python do, others may not). The signal is blocked in this thread
+/// for the write, and the one the write raised is taken back before the
+/// thread's mask is restored, as libcurl does; the write then fails with
+/// `BrokenPipe`. Nothing process-wide changes.
+pub fn write_without_sigpipe(fd: BorrowedFd<'_>, data: &[u8]) -> io::Result<usize> {
+    // SAFETY: the sigset_t values are initialised by sigemptyset and
+    // sigpending before use; pthread_sigmask changes only this thread's
+    // mask and is restored below; write(2) reads `data`, which is valid
+    // for its length; sigtimedwait with a zero timeout only takes a
+    // pending SIGPIPE, which the write itself raised (one pending before
+    // is left alone).
+    unsafe {
+        let mut sigpipe: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut sigpipe);
+        libc::sigaddset(&mut sigpipe, libc::SIGPIPE);
+        let mut previous: libc::sigset_t = std::mem::zeroed();
+        libc::pthread_sigmask(libc::SIG_BLOCK, &sigpipe, &mut previous);
+        let mut pending: libc::sigset_t = std::mem::zeroed();
+        libc::sigpending(&mut pending);
+        let was_pending = libc::sigismember(&pending, libc::SIGPIPE) == 1;
+        let written = libc::write(fd.as_raw_fd(), data.as_ptr().cast(), data.len());
+        let result = if written < 0 {
+            Err(io::Error::last_os_error())
+        } else {
+            Ok(written as usize)
+        };
+        if !was_pending
+            && let Err(err) = &result
+            && err.kind() == io::ErrorKind::BrokenPipe
+        {
+            let zero = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            libc::sigtimedwait(&sigpipe, std::ptr::null_mut(), &zero);
+        }
+        libc::pthread_sigmask(libc::SIG_SETMASK, &previous, std::ptr::null_mut());
+        result
+    }
 }
 
 /// True when `output` is a pipe whose reader has gone (`| head` exited).

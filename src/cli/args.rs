@@ -786,7 +786,7 @@ pub(crate) fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Config, 
     parse_from(argv, |name| std::env::var_os(name))
 }
 
-fn parse_from(
+pub(crate) fn parse_from(
     argv: impl IntoIterator<Item = OsString>,
     env: impl Fn(&str) -> Option<OsString>,
 ) -> Result<Config, Stop> {

@@ -60,6 +60,26 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
     exit_status(&report, own_failure)
 }
 
+/// The [`Config`](crate::Config) the command line makes of `argv`
+/// (`argv[0]` first), reading nothing from the environment but `HOME`,
+/// `XDG_CACHE_HOME` (where the default store is) and `XDG_CONFIG_HOME`
+/// (where profiles.toml is): for the Python package, which takes its
+/// options in the command line's words so that they mean the same and are
+/// refused with the same message. Help, version and `--profiles` are
+/// refused too.
+pub fn config(argv: impl IntoIterator<Item = OsString>) -> Result<crate::Config, String> {
+    let env = |name: &str| match name {
+        "HOME" | "XDG_CACHE_HOME" | "XDG_CONFIG_HOME" => std::env::var_os(name),
+        _ => None,
+    };
+    args::parse_from(argv, env).map_err(|stop| match stop {
+        args::Stop::Usage(message) => message,
+        args::Stop::Info(_) | args::Stop::Print(_) => {
+            "help, version and --profiles are for the command line".into()
+        }
+    })
+}
+
 /// Prints what went wrong and decides the status: the command's own when
 /// it did not succeed; 128+N after an interrupting signal N; `own_failure`
 /// when a problem remains; else 0.

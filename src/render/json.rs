@@ -8,6 +8,8 @@ use std::io::{self, Write};
 use serde_json::{Map, Value, json};
 
 use super::text::{self, HeaderPlace, TextStyle};
+use crate::config::{Config, Mode, ProfileChoice, StderrMode};
+use crate::error::Error;
 use crate::report::{ChildExit, FormatReport, Report, SpillReport, StreamReport};
 
 /// How the text inside the report is laid out, as the text mode would.
@@ -23,19 +25,67 @@ pub(crate) struct Layout {
     pub(crate) stderr_style: TextStyle,
 }
 
+impl Layout {
+    /// The layout of `report`, a run of `config`: with the options of the
+    /// profile the input chose, if it did (`--profile auto`, filter mode).
+    pub(crate) fn of(config: &Config, report: &Report) -> Result<Layout, Error> {
+        let options = match (&config.profile, &report.profile) {
+            (ProfileChoice::FromInput(profiles), Some(name)) => profiles
+                .iter()
+                .find(|profile| &profile.name == name)
+                .map_or(&config.options, |profile| &profile.options),
+            _ => &config.options,
+        };
+        let (status_line, stderr_max) = match &config.mode {
+            Mode::Wrap(wrap) => (
+                wrap.status_line,
+                match wrap.stderr {
+                    StderrMode::Separate { max } => max,
+                    _ => None,
+                },
+            ),
+            _ => (false, None),
+        };
+        Ok(Layout {
+            header: options.has_header(),
+            tokenizer: options.tokenizer_name(),
+            status_line,
+            output_style: options.plan()?.text,
+            stderr_style: options.stderr_plan(stderr_max)?.text,
+        })
+    }
+
+    /// The line that follows the main stream: wrap mode's status line, or
+    /// the note that a signal interrupted the reading.
+    pub(crate) fn trailer(&self, report: &Report) -> Option<String> {
+        match (&report.child, report.interrupted_by) {
+            (Some(child), _) => text::status_line(child).filter(|_| self.status_line),
+            (None, Some(signal)) => Some(text::interruption_line(signal)),
+            (None, None) => None,
+        }
+    }
+
+    /// The text layout of the main stream, or of the separate stderr.
+    pub(crate) fn text(&self, stderr: bool) -> text::Layout<'_> {
+        text::Layout {
+            header: if self.header {
+                HeaderPlace::Top
+            } else {
+                HeaderPlace::Omitted
+            },
+            style: if stderr {
+                &self.stderr_style
+            } else {
+                &self.output_style
+            },
+        }
+    }
+}
+
 /// Writes `report` as one line of JSON.
 pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layout) -> io::Result<()> {
-    let trailer = match (&report.child, report.interrupted_by) {
-        (Some(child), _) => text::status_line(child).filter(|_| layout.status_line),
-        (None, Some(signal)) => Some(text::interruption_line(signal)),
-        (None, None) => None,
-    };
-    let mut object = stream_fields(
-        &report.output,
-        layout.header,
-        &layout.output_style,
-        trailer.as_deref(),
-    )?;
+    let trailer = layout.trailer(report);
+    let mut object = stream_fields(&report.output, &layout.text(false), trailer.as_deref())?;
     if let Some(child) = &report.child {
         let (code, signal) = match child.exit {
             ChildExit::Exited(code) => (Some(code), None),
@@ -50,7 +100,7 @@ pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layou
         object.insert("duration_ms".into(), json!(child.duration.as_millis() as u64));
     }
     if let Some(stderr) = &report.stderr {
-        let fields = stream_fields(stderr, layout.header, &layout.stderr_style, None)?;
+        let fields = stream_fields(stderr, &layout.text(true), None)?;
         object.insert("stderr".into(), Value::Object(fields));
     }
     object.insert("tokenizer".into(), json!(layout.tokenizer));
@@ -65,20 +115,11 @@ pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layou
 /// The capping fields of one stream, `output` first.
 fn stream_fields(
     stream: &StreamReport,
-    header: bool,
-    style: &TextStyle,
+    layout: &text::Layout<'_>,
     trailer: Option<&str>,
 ) -> io::Result<Map<String, Value>> {
-    let layout = text::Layout {
-        header: if header {
-            HeaderPlace::Top
-        } else {
-            HeaderPlace::Omitted
-        },
-        style,
-    };
     let mut text = Vec::new();
-    text::write_output(&mut text, stream, &layout, 0, trailer)?;
+    text::write_output(&mut text, stream, layout, 0, trailer)?;
     let kept: u64 = stream.kept.iter().map(|block| block.bytes.len() as u64).sum();
     // A shortened document is the head, and what it does not print of the
     // stream is what was omitted.

@@ -8,9 +8,8 @@ use std::io;
 use std::sync::mpsc;
 use std::thread;
 
-use regex::bytes::Regex;
-
-use crate::config::{Config, PROFILE_SNIFF_BYTES};
+use super::sniff::Sniff;
+use crate::config::Config;
 use crate::error::{Error, Problem};
 use crate::options::Plan;
 use crate::render::text;
@@ -22,46 +21,33 @@ use crate::spill::Spill;
 use crate::stream::{Printed, Problems, RunFacts, Stream};
 use crate::sys;
 
-/// A profile the input may choose (`--profile auto`), ready to run.
-pub(super) struct Choice {
-    pub(super) name: String,
-    /// Compiled multi-line.
-    pub(super) detect: Vec<Regex>,
-    pub(super) plan: Plan,
-}
-
 pub(super) fn run<W: Close>(
     config: &Config,
     plan: Plan,
-    choices: Vec<Choice>,
+    sniff: Option<Sniff>,
     inputs: &[Input],
     sink: Sink<W>,
 ) -> Result<Report, Error> {
     let interruption =
         Interruption::install().map_err(Error::io("cannot install signal handlers"))?;
-    let read_ahead = plan.is_cpu_bound() || choices.iter().any(|choice| choice.plan.is_cpu_bound());
+    let read_ahead = plan.is_cpu_bound() || sniff.as_ref().is_some_and(Sniff::may_be_cpu_bound);
     let spill = config.spill.as_ref().map(Spill::create);
     let mut output = Printed::new(Stream::new(plan, spill), sink, "stdout", config);
-    let mut sniffing = (!choices.is_empty()).then(|| Sniff {
-        choices,
-        held: Vec::with_capacity(PROFILE_SNIFF_BYTES),
-    });
+    let mut sniffing = sniff;
     let mut profile = None;
-    let consume = |chunk: &[u8]| {
-        if let Some(sniff) = &mut sniffing {
-            sniff.held.extend_from_slice(chunk);
-            if sniff.held.len() < PROFILE_SNIFF_BYTES {
-                return Flow::Continue;
-            }
-        }
-        match sniffing.take() {
-            Some(sniff) => {
-                let (chosen, flow) = sniff.choose(&mut output);
+    let consume = |chunk: &[u8]| match &mut sniffing {
+        Some(sniff) => match sniff.hold(chunk) {
+            Some(rest) => {
+                let (chosen, flow) = start(sniffing.take(), &mut output);
                 profile = chosen;
-                flow
+                match flow {
+                    Flow::Continue => feed(&mut output, rest),
+                    Flow::Stop => Flow::Stop,
+                }
             }
-            None => feed(&mut output, chunk),
-        }
+            None => Flow::Continue,
+        },
+        None => feed(&mut output, chunk),
     };
     let mut problems = if read_ahead {
         read_on_a_thread(inputs, &interruption, consume)
@@ -69,8 +55,8 @@ pub(super) fn run<W: Close>(
         read(inputs, &interruption, consume)
     };
     // An input shorter than the sniff chooses with what there is.
-    if let Some(sniff) = sniffing.take() {
-        profile = sniff.choose(&mut output).0;
+    if sniffing.is_some() {
+        profile = start(sniffing.take(), &mut output).0;
     }
     let interrupted_by = interruption.caught();
     let trailer = interrupted_by.map(text::interruption_line);
@@ -86,27 +72,18 @@ pub(super) fn run<W: Close>(
     })
 }
 
-/// `--profile auto`: the input's first bytes, held until they choose.
-struct Sniff {
-    choices: Vec<Choice>,
-    held: Vec<u8>,
-}
-
-impl Sniff {
-    /// Starts `output` with the first profile that the held bytes (their
-    /// first [`PROFILE_SNIFF_BYTES`]) match, if any, and feeds it them.
-    fn choose<W: Close>(self, output: &mut Printed<W>) -> (Option<String>, Flow) {
-        let first = &self.held[..self.held.len().min(PROFILE_SNIFF_BYTES)];
-        let chosen = self
-            .choices
-            .into_iter()
-            .find(|choice| choice.detect.iter().any(|pattern| pattern.is_match(first)));
-        let name = chosen.map(|choice| {
-            output.replan(choice.plan);
-            choice.name
-        });
-        (name, feed(output, &self.held))
-    }
+/// Starts `output` with the profile that `sniff`'s held bytes choose, if
+/// they choose one, and feeds it them.
+fn start<W: Close>(sniff: Option<Sniff>, output: &mut Printed<W>) -> (Option<String>, Flow) {
+    let Some(sniff) = sniff else {
+        return (None, Flow::Continue);
+    };
+    let (chosen, held) = sniff.choose();
+    let name = chosen.map(|choice| {
+        output.replan(choice.plan, choice.header);
+        choice.name
+    });
+    (name, feed(output, &held))
 }
 
 /// Reads the inputs in order through one buffer into `consume`, until it

@@ -1,15 +1,16 @@
 //! The command-line behaviours, each a driver that joins a source to one
 //! or two streams: filter mode (FILEs and stdin as one stream) and wrap
-//! mode (a command's pipes). Every check that can refuse a run happens here
-//! first, before anything is read, written or started.
+//! mode (a command's pipes), the latter also without process-wide effects
+//! for programs that embed toolcap ([`run_command`]). Every check that can
+//! refuse a run happens here first, before anything is read, written or
+//! started.
 
 mod filter;
+mod sniff;
 mod store;
 mod wrap;
 
 use std::io;
-
-use regex::bytes::RegexBuilder;
 
 use crate::config::{Config, Mode, ProfileChoice, StderrMode};
 use crate::error::{Error, Problem};
@@ -19,6 +20,10 @@ use crate::sink::{Background, Sink};
 use crate::report::Report;
 use crate::source::Input;
 use crate::spill;
+use wrap::Effects;
+
+pub(crate) use sniff::Sniff;
+pub use store::store_summary;
 
 /// Runs toolcap as the command line does: reads the inputs or runs the
 /// command, writes the capped output to stdout (and a separate stderr to
@@ -61,36 +66,9 @@ pub fn run(config: &Config) -> Result<Report, Error> {
         report.warnings = store::run(config, command)?;
         return Ok(report);
     }
-    let mut report = run_streams(config)?;
-    if let ProfileChoice::Applied(name) = &config.profile {
-        report.profile = Some(name.clone());
-    }
+    let mut report = run_streams(config, Effects::ProcessWide)?;
     if config.json {
-        // The options of the profile the input chose, if it did.
-        let options = match (&config.profile, &report.profile) {
-            (ProfileChoice::FromInput(profiles), Some(name)) => profiles
-                .iter()
-                .find(|profile| &profile.name == name)
-                .map_or(&config.options, |profile| &profile.options),
-            _ => &config.options,
-        };
-        let (status_line, stderr_max) = match &config.mode {
-            Mode::Wrap(wrap) => (
-                wrap.status_line,
-                match wrap.stderr {
-                    StderrMode::Separate { max } => max,
-                    _ => None,
-                },
-            ),
-            _ => (false, None),
-        };
-        let layout = json::Layout {
-            header: options.has_header(),
-            tokenizer: options.tokenizer_name(),
-            status_line,
-            output_style: options.plan()?.text,
-            stderr_style: options.stderr_plan(stderr_max)?.text,
-        };
+        let layout = json::Layout::of(config, &report)?;
         let mut stdout = Sink::stdout();
         // The sink records write failures itself; see `Sink`.
         json::write_report(&mut stdout, &report, &layout).ok();
@@ -104,20 +82,72 @@ pub fn run(config: &Config) -> Result<Report, Error> {
     Ok(report)
 }
 
-/// Runs the streams: printing them as text, or nothing with `--json`.
-fn run_streams(config: &Config) -> Result<Report, Error> {
+/// Runs the command of `config` (which must be in wrap mode) and caps what
+/// it prints, without any process-wide effect: for programs that embed
+/// toolcap, such as an agent harness or the Python package. No signal
+/// handler is installed, toolcap does not become a subreaper, the terminal
+/// is not handed over, and nothing is printed: the capped output is in the
+/// returned [`Report`] ([`render_run`](crate::render_run) renders it as the
+/// command line would). The command still runs in its own process group,
+/// so a timeout kills everything it started; its exit is watched through a
+/// pidfd (Linux) or by looking every few milliseconds.
+///
+/// `cancel` is asked about every 50 ms: once it returns true, the group is
+/// killed with SIGKILL and the run ends as soon as the command is reaped,
+/// with what it printed so far (the exit is then that signal). Pass
+/// `|| false` never to cancel.
+///
+/// `config.json` and `config.live` play no part. With `inherit_stdin` and
+/// no `input`, the command reads this process's stdin; one that reads a
+/// terminal there is stopped (SIGTTIN), since its group is not the
+/// terminal's foreground group: give it `input`, or leave `inherit_stdin`
+/// off for /dev/null.
+///
+/// ```
+/// use toolcap::{Config, Mode, WrapConfig};
+///
+/// let mut wrap = WrapConfig::new(vec!["/bin/sh".into(), "-c".into(), "seq 1000; exit 3".into()]);
+/// wrap.inherit_stdin = false;
+/// let mut config = Config::new(Mode::Wrap(wrap));
+/// config.options = toolcap::Options::new().max(40);
+/// let report = toolcap::run_command(&config, || false)?;
+/// assert_eq!(report.child.map(|child| child.status()), Some(3));
+/// let printed = toolcap::render_run(&report, &config)?;
+/// assert!(printed.output.ends_with(b"999\n1000\n[exit status: 3]\n"));
+/// # Ok::<(), toolcap::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Usage`] when `config` is not in wrap mode, its options
+/// contradict each other or its spill file is also stdout or stderr;
+/// [`Error::Io`] when the command's pipes cannot be made or its working
+/// directory is not one (a command that cannot be executed is reported as
+/// the command line reports it: exit 127 or 126, and a problem).
+pub fn run_command(config: &Config, mut cancel: impl FnMut() -> bool) -> Result<Report, Error> {
+    if !matches!(config.mode, Mode::Wrap(_)) {
+        return Err(Error::Usage(
+            "run_command runs a command: its Config must be in wrap mode".into(),
+        ));
+    }
+    run_streams(config, Effects::Contained(&mut cancel))
+}
+
+/// Runs the streams: printing them as text, or nothing with `--json` or
+/// when embedded.
+fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
     let plan = config.options.plan()?;
-    match &config.mode {
+    let mut report = match &config.mode {
         Mode::Store(_) => Ok(Report::empty()),
         Mode::Filter(inputs) => {
             if let Some(target) = &config.spill {
                 spill::check_target(target, inputs, &[])?;
             }
-            let choices = input_choices(config)?;
+            let sniff = Sniff::of(config)?;
             if config.json {
-                filter::run(config, plan, choices, inputs, Sink::new(io::sink()))
+                filter::run(config, plan, sniff, inputs, Sink::new(io::sink()))
             } else {
-                filter::run(config, plan, choices, inputs, Sink::stdout())
+                filter::run(config, plan, sniff, inputs, Sink::stdout())
             }
         }
         Mode::Wrap(wrap) => {
@@ -129,7 +159,7 @@ fn run_streams(config: &Config) -> Result<Report, Error> {
                 StderrMode::Separate { max } => Some(config.options.stderr_plan(max)?),
             };
             if let Some(target) = &config.spill {
-                let stdin = if wrap.inherit_stdin {
+                let stdin = if wrap.inherit_stdin && wrap.input.is_none() {
                     &[Input::Stdin][..]
                 } else {
                     &[]
@@ -141,40 +171,17 @@ fn run_streams(config: &Config) -> Result<Report, Error> {
                 };
                 spill::check_target(target, stdin, siblings)?;
             }
-            if config.json {
+            if config.json || matches!(effects, Effects::Contained(_)) {
                 let nowhere = || Sink::new(io::sink());
-                wrap::run(config, wrap, plan, stderr_plan, nowhere(), nowhere)
+                wrap::run(config, wrap, plan, stderr_plan, nowhere(), nowhere, effects)
             } else {
                 let (stdout, stderr) = (Background::stdout(), Background::stderr);
-                wrap::run(config, wrap, plan, stderr_plan, stdout, stderr)
+                wrap::run(config, wrap, plan, stderr_plan, stdout, stderr, effects)
             }
         }
+    }?;
+    if let ProfileChoice::Applied(name) = &config.profile {
+        report.profile = Some(name.clone());
     }
-}
-
-/// With `--profile auto` in filter mode, the profiles the input may
-/// choose, each checked now: a contradiction or a bad pattern refuses the
-/// run before anything is read, naming the profile.
-fn input_choices(config: &Config) -> Result<Vec<filter::Choice>, Error> {
-    let ProfileChoice::FromInput(profiles) = &config.profile else {
-        return Ok(Vec::new());
-    };
-    let in_profile = |name: &str, message: String| Error::Usage(format!("profile '{name}': {message}"));
-    profiles
-        .iter()
-        .map(|profile| {
-            let plan = profile.options.plan().map_err(|err| in_profile(&profile.name, err.to_string()))?;
-            let detect = profile.detect.iter().map(|pattern| {
-                RegexBuilder::new(pattern)
-                    .multi_line(true)
-                    .build()
-                    .map_err(|err| in_profile(&profile.name, format!("invalid detect pattern '{pattern}': {err}")))
-            });
-            Ok(filter::Choice {
-                name: profile.name.clone(),
-                detect: detect.collect::<Result<_, _>>()?,
-                plan,
-            })
-        })
-        .collect()
+    Ok(report)
 }

@@ -8,7 +8,7 @@ use crate::config::{Config, StoreCommand};
 use crate::error::{Error, Problem};
 use crate::sink::Sink;
 use crate::render::template::grouped_digits;
-use crate::spill::store::{Entry, Store, shell_quoted, show_command};
+use crate::spill::store::{Entries, Entry, Store, shell_quoted, show_command};
 use crate::spill::{SpillTarget, StoreTarget};
 
 /// The widest command a summary shows, in characters.
@@ -28,9 +28,7 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
             .map_err(|err| Error::Store(format!("cannot prune the spill store: {err}")))?;
         return Ok(Vec::new());
     }
-    let entries = store.entries().map_err(|err| {
-        Error::Store(format!("cannot read the spill store's manifest '{}': {err}", store.manifest_name()))
-    })?;
+    let entries = entries_of(&store)?;
     let warnings = entries
         .unreadable
         .iter()
@@ -58,6 +56,13 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
         .and_then(|()| out.finish())
         .map_err(Error::io("cannot write to stdout"))?;
     Ok(warnings)
+}
+
+/// The store's outputs, and the manifest lines that are not one.
+fn entries_of(store: &Store) -> Result<Entries, Error> {
+    store.entries().map_err(|err| {
+        Error::Store(format!("cannot read the spill store's manifest '{}': {err}", store.manifest_name()))
+    })
 }
 
 /// The one output whose id starts with `prefix`.
@@ -114,6 +119,22 @@ fn show(store: &Store, entry: &Entry, lines: Option<(u64, u64)>, out: &mut impl 
         }
     }
     Ok(())
+}
+
+/// The line `toolcap --summary ID` prints, without its newline: what a
+/// harness puts in place of a tool result that it clears from its context.
+/// `id` may be any unique prefix of the output's id. Manifest lines that
+/// are not outputs are skipped, as `--summary` skips them (it also warns).
+///
+/// # Errors
+///
+/// [`Error::Store`] when the store is refused (another user's, or
+/// writable by others), its manifest cannot be read, or it holds no output
+/// whose id starts with `id`, or more than one.
+pub fn store_summary(store: &StoreTarget, id: &str) -> Result<String, Error> {
+    let opened = Store::open(&store.dir).map_err(Error::Store)?;
+    let entries = entries_of(&opened)?;
+    Ok(summary(find(&opened, &entries.outputs, id)?, store))
 }
 
 /// `[output {id}: {bytes} bytes, {lines} lines, exit {status}, {command};

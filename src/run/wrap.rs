@@ -1,6 +1,7 @@
 //! Wrap mode: run a command, drain its pipes into capped streams, and
 //! report how it ended. The command runs in its own process group, which
-//! toolcap's signals are forwarded to and which a timeout kills whole.
+//! a timeout kills whole and, on the command line, toolcap's signals are
+//! forwarded to.
 
 use std::os::unix::process::ExitStatusExt;
 use std::time::{Duration, Instant};
@@ -15,13 +16,23 @@ use crate::report::{ChildExit, ChildReport, Report};
 use crate::sink::{Close, Sink};
 use crate::source::child::{self, SpawnError};
 use crate::source::signals::Forwarder;
-use crate::source::supervisor::{ExitAlarm, Pipe, Supervisor};
+use crate::source::supervisor::{Cancel, ExitAlarm, ExitWatch, Pipe, Supervisor};
 use crate::spill::Spill;
 use crate::stream::{Printed, Problems, RunFacts, Stream};
 use crate::sys;
 
 /// With `--stderr separate`, the stderr's spill file is PATH + this.
 pub(super) const STDERR_SPILL_SUFFIX: &str = ".stderr";
+
+/// What a run of wrap mode may do to the whole process.
+pub(super) enum Effects<'a> {
+    /// The command line's: signals forwarded to the command's group,
+    /// SIGCHLD watched, the child subreaper flag, the terminal handed over.
+    ProcessWide,
+    /// None of those ([`run_command`](crate::run_command)); `cancel` is
+    /// asked at short intervals whether to give up.
+    Contained(Cancel<'a>),
+}
 
 pub(super) fn run<W: Close>(
     config: &Config,
@@ -30,17 +41,34 @@ pub(super) fn run<W: Close>(
     stderr_plan: Option<Plan>,
     stdout: Sink<W>,
     stderr_sink: impl FnOnce() -> Sink<W>,
+    effects: Effects<'_>,
 ) -> Result<Report, Error> {
-    // Both before the child exists, so no signal or exit can slip past.
-    let forwarder = Forwarder::install().map_err(Error::io("cannot install signal handlers"))?;
-    let exit_alarm = ExitAlarm::install().map_err(Error::io("cannot install a SIGCHLD handler"))?;
-    sys::become_subreaper();
+    let (handlers, cancel) = match effects {
+        Effects::ProcessWide => {
+            // Both before the child exists, so no signal or exit can slip
+            // past.
+            let forwarder =
+                Forwarder::install().map_err(Error::io("cannot install signal handlers"))?;
+            let exit_alarm =
+                ExitAlarm::install().map_err(Error::io("cannot install a SIGCHLD handler"))?;
+            sys::become_subreaper();
+            (Some((forwarder, exit_alarm)), None)
+        }
+        Effects::Contained(cancel) => (None, Some(cancel)),
+    };
     let mut problems = Problems::default();
-    let spawned = match child::spawn(wrap) {
+    let spawned = match child::spawn(wrap, handlers.is_some()) {
         Ok(spawned) => spawned,
         Err(SpawnError::Setup(source)) => {
             return Err(Error::Io {
                 context: "cannot create a pipe".into(),
+                source,
+            });
+        }
+        Err(SpawnError::Directory(source)) => {
+            let dir = wrap.cwd.as_deref().unwrap_or(std::path::Path::new("."));
+            return Err(Error::Io {
+                context: format!("cannot run the command in '{}'", dir.display()),
                 source,
             });
         }
@@ -71,7 +99,16 @@ pub(super) fn run<W: Close>(
     };
     let started = Instant::now();
     let group = spawned.group;
-    let forwarding = forwarder.start(group);
+    let (forwarding, exit_alarm) = match handlers {
+        Some((forwarder, exit_alarm)) => (Some(forwarder.start(group)), Some(exit_alarm)),
+        None => (None, None),
+    };
+    let exit_watch = match &exit_alarm {
+        Some(alarm) => ExitWatch::Alarm(alarm),
+        None => group
+            .exit_descriptor()
+            .map_or(ExitWatch::Interval, ExitWatch::Descriptor),
+    };
 
     let spill = config.spill.as_ref().map(Spill::create);
     let mut stderr = stderr_plan.map(|plan| {
@@ -87,7 +124,11 @@ pub(super) fn run<W: Close>(
         group,
         output: Some(spawned.output),
         stderr: spawned.stderr,
-        exit_alarm: &exit_alarm,
+        input: spawned.input,
+        exit_watch,
+        // Reborrowed: the supervisor also borrows the SIGCHLD alarm, which
+        // lives only in this function.
+        cancel: cancel.map(|cancel| cancel as Cancel<'_>),
         wrap,
     };
     let ended = supervisor.run(|pipe, chunk| match pipe {
@@ -101,7 +142,9 @@ pub(super) fn run<W: Close>(
     if spawned.has_terminal {
         sys::take_terminal();
     }
-    forwarding.stop();
+    if let Some(forwarding) = forwarding {
+        forwarding.stop();
+    }
     drop(exit_alarm);
     // toolcap is giving up on an error: leave nothing of the command
     // running.

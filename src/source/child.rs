@@ -1,10 +1,11 @@
-//! Spawning the wrapped command: its argv and environment, its own process
-//! group, its pipes (one shared by stdout and stderr, or one each), and the
-//! terminal handed over when it may need to read from it.
+//! Spawning the wrapped command: its argv, directory and environment, its
+//! own process group, its pipes (one shared by stdout and stderr, or one
+//! each, and one for its input), and the terminal handed over when it may
+//! need to read from it.
 
 use std::fs::File;
 use std::io;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 
@@ -29,6 +30,9 @@ pub(crate) struct Spawned {
     /// Its stdout (or stdout and stderr merged), and its separate stderr.
     pub(crate) output: File,
     pub(crate) stderr: Option<File>,
+    /// The write end of its stdin, non-blocking, when it is fed
+    /// [`WrapConfig::input`].
+    pub(crate) input: Option<File>,
     /// Whether its group was made the terminal's foreground group; toolcap
     /// must take the terminal back when it is done.
     pub(crate) has_terminal: bool,
@@ -40,23 +44,49 @@ pub(crate) enum SpawnError {
     Setup(io::Error),
     /// The system could not execute the command (not found, not executable).
     Exec(io::Error),
+    /// Its working directory is not one.
+    Directory(io::Error),
 }
 
 /// Starts the command in its own process group.
 ///
-/// When toolcap's stdin is a terminal and toolcap is its foreground job,
-/// the command's group becomes the terminal's foreground group for the run,
-/// as a shell does for a job: a background group that reads the terminal
-/// is stopped by SIGTTIN, and an interactive command would hang.
-pub(crate) fn spawn(wrap: &WrapConfig) -> Result<Spawned, SpawnError> {
+/// When `may_take_terminal`, toolcap's stdin is a terminal and toolcap is
+/// its foreground job, the command's group becomes the terminal's
+/// foreground group for the run, as a shell does for a job: a background
+/// group that reads the terminal is stopped by SIGTTIN, and an interactive
+/// command would hang.
+pub(crate) fn spawn(wrap: &WrapConfig, may_take_terminal: bool) -> Result<Spawned, SpawnError> {
     let mut command = Command::new(&wrap.argv[0]);
     command.args(&wrap.argv[1..]).process_group(0);
-    let has_terminal = wrap.inherit_stdin && sys::owns_terminal();
-    if !wrap.inherit_stdin {
-        command.stdin(Stdio::null());
-    } else if has_terminal {
-        sys::take_terminal_in_child(&mut command);
+    if let Some(dir) = &wrap.cwd {
+        // std reports a failed chdir as a failed exec, which would read as
+        // "program not found".
+        match std::fs::metadata(dir) {
+            Ok(metadata) if metadata.is_dir() => {}
+            Ok(_) => return Err(SpawnError::Directory(io::ErrorKind::NotADirectory.into())),
+            Err(err) => return Err(SpawnError::Directory(err)),
+        }
+        command.current_dir(dir);
     }
+    if let Some(env) = &wrap.env {
+        command.env_clear().envs(env.iter().map(|(name, value)| (name, value)));
+    }
+    let feeds_input = wrap.input.is_some();
+    let has_terminal =
+        may_take_terminal && wrap.inherit_stdin && !feeds_input && sys::owns_terminal();
+    let input = if feeds_input {
+        let (reader, writer) = io::pipe().map_err(SpawnError::Setup)?;
+        sys::set_nonblocking(writer.as_fd()).map_err(SpawnError::Setup)?;
+        command.stdin(reader);
+        Some(file_from(writer))
+    } else {
+        if !wrap.inherit_stdin {
+            command.stdin(Stdio::null());
+        } else if has_terminal {
+            sys::take_terminal_in_child(&mut command);
+        }
+        None
+    };
     if wrap.plain_env {
         command.envs(PLAIN_ENV);
         for name in PLAIN_ENV_REMOVED {
@@ -92,6 +122,7 @@ pub(crate) fn spawn(wrap: &WrapConfig) -> Result<Spawned, SpawnError> {
         group: ProcessGroup::led_by(&child),
         output: file_from(output),
         stderr: stderr.map(file_from),
+        input,
         has_terminal,
     })
 }

@@ -1,12 +1,14 @@
 //! Supervising a running command: one event loop over its pipes and a
-//! self-pipe woken by SIGCHLD, so the command is never blocked by toolcap
-//! and its exit is seen even while a background process still holds a
-//! pipe; timeouts (SIGTERM, then SIGKILL to the group), the drain time
-//! after exit, and reaping (toolcap is the group's subreaper).
+//! self-pipe woken by SIGCHLD (or, without process-wide effects, a pidfd),
+//! so the command is never blocked by toolcap and its exit is seen even
+//! while a background process still holds a pipe; feeding its stdin;
+//! timeouts (SIGTERM, then SIGKILL to the group), the drain time after
+//! exit, cancellation by the embedding program, and reaping (the command
+//! line is the group's subreaper).
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
@@ -21,6 +23,14 @@ use crate::sys::{self, ProcessGroup};
 /// How often to look whether the group is gone while waiting to SIGKILL it:
 /// no event tells us, and a stray process may outlive the child.
 const GROUP_CHECK_INTERVAL: Duration = Duration::from_millis(50);
+
+/// How often to ask the embedding program whether to give up: short enough
+/// that Ctrl-C feels immediate, long enough to cost nothing.
+const CANCEL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
+
+/// How often to look for the command's exit when nothing signals it (no
+/// SIGCHLD handler, no pidfd): a short command should not wait long.
+const EXIT_CHECK_INTERVAL: Duration = Duration::from_millis(5);
 
 /// Which of the command's pipes a chunk came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +71,17 @@ impl Drop for ExitAlarm {
     }
 }
 
+/// How the command's exit is noticed.
+pub(crate) enum ExitWatch<'a> {
+    /// The command line's SIGCHLD self-pipe, which also wakes for orphans
+    /// handed to toolcap as subreaper.
+    Alarm(&'a ExitAlarm),
+    /// A pidfd of the leader: no signal handler, nothing process-wide.
+    Descriptor(OwnedFd),
+    /// Neither: look every [`EXIT_CHECK_INTERVAL`].
+    Interval,
+}
+
 /// How the supervised command ended.
 pub(crate) struct Ended {
     pub(crate) status: ExitStatus,
@@ -72,23 +93,35 @@ pub(crate) struct Ended {
     pub(crate) read_errors: Vec<(Pipe, io::Error)>,
 }
 
+/// Asked at short intervals whether the embedding program wants to give up
+/// (its user pressed Ctrl-C): the group is then killed with SIGKILL and the
+/// run ends as soon as the command is reaped, without draining.
+pub(crate) type Cancel<'a> = &'a mut dyn FnMut() -> bool;
+
 pub(crate) struct Supervisor<'a> {
     pub(crate) group: ProcessGroup,
     /// `None` once closed.
     pub(crate) output: Option<File>,
     pub(crate) stderr: Option<File>,
-    pub(crate) exit_alarm: &'a ExitAlarm,
+    /// The write end of its stdin, fed [`WrapConfig::input`].
+    pub(crate) input: Option<File>,
+    pub(crate) exit_watch: ExitWatch<'a>,
+    pub(crate) cancel: Option<Cancel<'a>>,
     pub(crate) wrap: &'a WrapConfig,
 }
 
 impl Supervisor<'_> {
     /// The event loop, until the child has exited, its group is gone after a
     /// timeout, and its pipes are closed or the drain time is over:
-    /// 1. on SIGCHLD, reap the child and start the drain clock;
-    /// 2. on timeout, SIGTERM the group, and SIGKILL it after `kill_after`
+    /// 1. on SIGCHLD (or its pidfd), reap the child and start the drain
+    ///    clock;
+    /// 2. when `cancel` says so, SIGKILL the group and stop once the child
+    ///    is reaped;
+    /// 3. on timeout, SIGTERM the group, and SIGKILL it after `kill_after`
     ///    unless it is gone by then;
-    /// 3. otherwise read whichever pipe is ready, one chunk at a time, and
-    ///    hand the chunk to `on_chunk`.
+    /// 4. otherwise read whichever pipe is ready, one chunk at a time, and
+    ///    hand the chunk to `on_chunk`; write the next part of the input
+    ///    when its pipe can take it.
     pub(crate) fn run(mut self, mut on_chunk: impl FnMut(Pipe, &[u8])) -> io::Result<Ended> {
         let started = Instant::now();
         let mut term_at = self.wrap.timeout.map(|timeout| started + timeout);
@@ -100,6 +133,13 @@ impl Supervisor<'_> {
         let mut exit_signalled = true;
         let mut read_errors = Vec::new();
         let mut buffer = vec![0; CHUNK_SIZE];
+        let input = self.wrap.input.as_deref().unwrap_or_default();
+        let mut fed = 0;
+        if input.is_empty() {
+            self.input = None;
+        }
+        let mut cancelled = false;
+        let mut cancel_check = started;
         let status = loop {
             if exit_signalled && let Some(status) = self.group.reap() {
                 exited = Some(status);
@@ -107,6 +147,21 @@ impl Supervisor<'_> {
                 drain_until = Some(exited_at + self.wrap.drain);
             }
             let now = Instant::now();
+            if !cancelled
+                && now >= cancel_check
+                && let Some(cancel) = &mut self.cancel
+            {
+                cancel_check = now + CANCEL_CHECK_INTERVAL;
+                if cancel() {
+                    cancelled = true;
+                    // After the leader's exit, the group's id stays reserved
+                    // only while a process of it is left.
+                    if exited.is_none() || !self.group.is_gone() {
+                        self.group.signal(SIGKILL);
+                    }
+                    (term_at, kill_at, self.input) = (None, None, None);
+                }
+            }
             if exited.is_none() && term_at.is_some_and(|at| now >= at) {
                 term_at = None;
                 timed_out = true;
@@ -122,7 +177,8 @@ impl Supervisor<'_> {
                 }
             }
             let pipes_open = self.output.is_some() || self.stderr.is_some();
-            let drained = !pipes_open || drain_until.is_some_and(|until| now >= until);
+            let drained =
+                !pipes_open || cancelled || drain_until.is_some_and(|until| now >= until);
             if let Some(status) = exited
                 && kill_at.is_none()
                 && drained
@@ -133,21 +189,56 @@ impl Supervisor<'_> {
             let group_check =
                 (exited.is_some() && kill_at.is_some()).then(|| now + GROUP_CHECK_INTERVAL);
             let drain_check = drain_until.filter(|_| pipes_open);
-            let wake_at = [term_at, kill_at, drain_check, group_check]
-                .into_iter()
-                .flatten()
-                .min();
-            let [output_ready, stderr_ready, alarm_ready] = sys::poll_readable(
+            let cancel_check = (self.cancel.is_some() && !cancelled).then_some(cancel_check);
+            let exit_check = (exited.is_none() && matches!(self.exit_watch, ExitWatch::Interval))
+                .then(|| now + EXIT_CHECK_INTERVAL);
+            let wake_at = [
+                term_at,
+                kill_at,
+                drain_check,
+                group_check,
+                cancel_check,
+                exit_check,
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            let watched = match &self.exit_watch {
+                ExitWatch::Alarm(alarm) => Some(alarm.alarm.as_fd()),
+                // A pidfd stays readable once its process is gone.
+                ExitWatch::Descriptor(pidfd) => exited.is_none().then(|| pidfd.as_fd()),
+                ExitWatch::Interval => None,
+            };
+            let ([output_ready, stderr_ready, watch_ready], input_ready) = sys::poll_ready(
                 [
                     self.output.as_ref().map(AsFd::as_fd),
                     self.stderr.as_ref().map(AsFd::as_fd),
-                    Some(self.exit_alarm.alarm.as_fd()),
+                    watched,
                 ],
+                self.input.as_ref().map(AsFd::as_fd),
                 wake_at.map(|at| at.saturating_duration_since(now)),
             )?;
-            exit_signalled = alarm_ready;
-            if alarm_ready {
-                self.exit_alarm.clear(&mut buffer);
+            exit_signalled = watch_ready || matches!(self.exit_watch, ExitWatch::Interval);
+            if watch_ready && let ExitWatch::Alarm(alarm) = &self.exit_watch {
+                alarm.clear(&mut buffer);
+            }
+            if input_ready && let Some(pipe) = &self.input {
+                let end = input.len().min(fed + CHUNK_SIZE);
+                match sys::write_without_sigpipe(pipe.as_fd(), &input[fed..end]) {
+                    Ok(written) => fed += written,
+                    Err(err)
+                        if matches!(
+                            err.kind(),
+                            io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                        ) => {}
+                    // The command closed its stdin: what it did not read is
+                    // dropped, as a shell's pipe would drop it.
+                    Err(_) => fed = input.len(),
+                }
+                if fed == input.len() {
+                    // End of file for the command.
+                    self.input = None;
+                }
             }
             for (pipe, ready) in [(Pipe::Output, output_ready), (Pipe::Stderr, stderr_ready)] {
                 if !ready {

@@ -174,7 +174,9 @@ pub(crate) struct SpillFacts {
 
 /// What became of a spill at the end of its stream.
 pub(crate) struct SpillEnd {
-    pub(crate) report: SpillReport,
+    /// `None` for an output of a store that was removed (it was only a
+    /// safety copy of output that fit): the output names no file.
+    pub(crate) report: Option<SpillReport>,
     /// A failure that fails the run.
     pub(crate) problem: Option<Problem>,
     /// A failure that lost nothing (the output was not cut).
@@ -240,13 +242,16 @@ impl Spill {
     /// was not saved). Its failure is then only a warning, unless the
     /// output named it.
     pub(crate) fn finish(self, named: bool, facts: &SpillFacts) -> SpillEnd {
-        let mut report = self.note();
+        let mut report = Some(self.note());
         drop(self.file);
         let in_store = self.in_store;
         let mut other_failure = None;
         if let Some(stored) = &self.stored {
             let keep = named && self.failure.is_none();
             if self.created && !keep {
+                if let Some(SpillReport::Saved { .. }) = report {
+                    report = None;
+                }
                 if let Err(err) = fs::remove_file(&self.path)
                     && err.kind() != io::ErrorKind::NotFound
                 {
@@ -278,7 +283,7 @@ impl Spill {
                         stored.store.dir().display()
                     ));
                     // The output is saved, but --show cannot find it.
-                    if let SpillReport::Saved { id, .. } = &mut report {
+                    if let Some(SpillReport::Saved { id, .. }) = &mut report {
                         *id = None;
                     }
                 }

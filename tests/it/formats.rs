@@ -420,8 +420,10 @@ fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<()
             .ok_or("marker")?
         + 1;
     let mut kept_head = &rest[..marker_at];
-    if !input.starts_with(kept_head) {
-        // The newline added after a head cut mid-line.
+    // The newline added after a head cut mid-line; when the input's next
+    // byte is a newline too, the output cannot tell the two apart, and
+    // only the shorter head is within the budget.
+    if !input.starts_with(kept_head) || kept_head.len() as u64 > head {
         kept_head = &kept_head[..kept_head.len() - 1];
     }
     let kept_tail = &rest[marker_end..];

@@ -89,6 +89,18 @@ fn json_report_replaces_invalid_utf8_and_names_the_store() {
 }
 
 #[test]
+fn json_report_names_no_spill_file_when_the_store_removed_it() {
+    let dir = TempDir::new("json-store-fits");
+    let store = dir.join("store");
+    let store = store.display().to_string();
+    let report = json_of(&["--json", "--spill-dir", &store], b"short\n", 0);
+    assert_eq!(report["spill"], Value::Null);
+    assert_eq!(report["spill_id"], Value::Null);
+    assert_eq!(report["spill_error"], Value::Null);
+    assert!(stored_outputs(Path::new(&store)).is_empty());
+}
+
+#[test]
 fn json_report_in_wrap_mode_says_how_the_command_ended() {
     let killed = json_of(&["--json", "-c", "echo partial; kill -9 $$"], b"", 137);
     assert_eq!(

@@ -460,3 +460,93 @@ fn git_diff_in_wrap_mode_is_cut_at_hunks_with_its_colours_removed() {
         String::from_utf8_lossy(&expected.stdout)
     );
 }
+
+#[test]
+fn the_librarys_capper_chooses_by_the_first_4_kib_as_filter_mode_does() {
+    // The model: a stream is capped exactly as with the options of the
+    // first profile one of whose patterns its first 4 KiB match, however
+    // it is pushed, and the report names that profile.
+    use toolcap::{Capper, Config, InputProfile, Mode, Options, ProfileChoice};
+    let lines = Options::new().max(40).lines(4);
+    let small = Options::new().max(25);
+    let mut config = Config::new(Mode::Filter(Vec::new()));
+    config.options = Options::new().max(60);
+    config.profile = ProfileChoice::FromInput(vec![
+        InputProfile::new("lines", vec!["^LINES$".into()], lines.clone()),
+        InputProfile::new(
+            "small",
+            vec!["^SMALL".into(), "^TINY$".into()],
+            small.clone(),
+        ),
+    ]);
+    let filler = |n: usize| (0..n).map(|i| format!("line {i:05}\n")).collect::<String>();
+    let sniff = toolcap::PROFILE_SNIFF_BYTES;
+    let cases: Vec<(String, Option<&str>, &Options)> = vec![
+        (format!("LINES\n{}", filler(600)), Some("lines"), &lines),
+        (
+            format!("{}TINY\n{}", filler(100), filler(600)),
+            Some("small"),
+            &small,
+        ),
+        // Both match: the first profile listed wins.
+        (
+            format!("SMALL\nLINES\n{}", filler(600)),
+            Some("lines"),
+            &lines,
+        ),
+        // Shorter than the sniff: chosen with what there is.
+        ("SMALLER\n".repeat(20), Some("small"), &small),
+        // The pattern's line starts at byte 4096, just past the sniff.
+        (
+            format!("{}x\nLINES\n{}", "a".repeat(sniff - 2), filler(600)),
+            None,
+            &config.options,
+        ),
+        (String::new(), None, &config.options),
+    ];
+    for (input, profile, options) in cases {
+        let input = input.as_bytes();
+        let expected = toolcap::cap(input, options).unwrap();
+        let mut splits = vec![0, 1, 7, sniff - 1, sniff, sniff + 1, input.len()];
+        splits.retain(|&split| split <= input.len());
+        for split in splits {
+            let mut capper = Capper::for_run(&config).unwrap();
+            for piece in [&input[..split], &input[split..]] {
+                // Also a byte at a time across the sniff's end.
+                if split == sniff {
+                    piece.chunks(1).for_each(|byte| capper.push(byte));
+                } else {
+                    capper.push(piece);
+                }
+            }
+            let report = capper.finish_run();
+            assert_eq!(report.profile.as_deref(), profile, "split at {split}");
+            let rendered = toolcap::render_run(&report, &config).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&rendered.output),
+                String::from_utf8_lossy(&expected),
+                "split at {split}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_profile_the_input_chooses_applies_its_no_header_as_when_named() {
+    let config = TempDir::new("profile-no-header");
+    write_profiles(
+        config.path(),
+        "[profiles.quiet]\ndetect = ['^QUIET$']\nargs = [\"--no-header\", \"--max\", \"50\"]\n",
+    );
+    let input = format!("QUIET\n{}", "line\n".repeat(400));
+    let run = |profile: &str| {
+        stdout(
+            toolcap_in(config.path())
+                .args(["--profile", profile])
+                .write_stdin(input.clone()),
+        )
+    };
+    let named = run("quiet");
+    assert!(named.starts_with("QUIET\nline\n"), "{named}");
+    assert_eq!(run("auto"), named);
+}

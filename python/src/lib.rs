@@ -1,0 +1,746 @@
+//! The native module of the Python package, `toolcap._toolcap`: `cap`,
+//! `Capper`, `run` and `summary` over the toolcap library, and `main`, the
+//! command line itself, which the package's `toolcap` command runs.
+//!
+//! Options arrive as keyword arguments, are spelled as the command line's
+//! long options (`CAP_OPTIONS`, `RUN_OPTIONS`) and parsed by the
+//! command line's own parser: they mean what they mean there, and a bad one
+//! raises ValueError with the command line's message. A result carries the
+//! `--json` report, read back from what toolcap renders, so that its schema
+//! is written once (in toolcap's `render/json.rs`). Capping, and waiting on
+//! a command, run with the GIL released. Nothing here changes the state of
+//! the Python process except `main`, which is the process.
+
+use std::ffi::OsString;
+use std::io;
+use std::os::unix::ffi::OsStringExt;
+use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
+
+use pyo3::exceptions::{
+    PyAttributeError, PyNotADirectoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PySlice, PyString,
+};
+use toolcap::{ChildExit, Config, Mode, Report, StoreTarget};
+
+/// How a keyword argument is spelled on the command line.
+#[derive(Clone, Copy)]
+enum Spelling {
+    /// `--flag=VALUE`: an int, a str, bytes or an os.PathLike.
+    Value(&'static str),
+    /// `--flag` when true.
+    Switch(&'static str),
+    /// `--flag` when false (`status=False` is `--no-status`).
+    Negated(&'static str),
+    /// `--flag=VALUE` for a str, or for each str of a sequence.
+    Repeated(&'static str),
+    /// Seconds (an int or a float), or a DURATION string.
+    Duration(&'static str),
+    /// `header`: false is `--no-header`, a str is `--header=TEMPLATE`.
+    Header,
+    /// `store`: true is `--store`, a path is `--spill-dir=PATH`.
+    Store,
+}
+
+use Spelling::{Duration, Header, Negated, Repeated, Store, Switch, Value};
+
+/// The options of `cap`, `Capper` and `run`, by their Python names, each the
+/// long option of the same name. An option the command line gains is one
+/// line here (and one in `_toolcap.pyi`).
+const CAP_OPTIONS: &[(&str, Spelling)] = &[
+    ("max", Value("--max")),
+    ("head", Value("--head")),
+    ("tail", Value("--tail")),
+    ("lines", Value("--lines")),
+    ("tokens", Value("--tokens")),
+    ("tokenizer", Value("--tokenizer")),
+    ("count_limit", Value("--count-limit")),
+    ("chars", Value("--chars")),
+    ("cut", Value("--cut")),
+    ("header", Header),
+    ("marker", Value("--marker")),
+    ("style", Value("--style")),
+    ("clean", Switch("--clean")),
+    ("strip_ansi", Switch("--strip-ansi")),
+    ("collapse_cr", Switch("--collapse-cr")),
+    ("squeeze", Switch("--squeeze")),
+    ("utf8", Switch("--utf8")),
+    ("binary", Value("--binary")),
+    ("max_line", Value("--max-line")),
+    ("fold", Switch("--fold")),
+    ("fold_pattern", Repeated("--fold-pattern")),
+    ("keep", Repeated("--keep")),
+    ("keep_errors", Switch("--keep-errors")),
+    ("keep_context", Value("--keep-context")),
+    ("keep_max", Value("--keep-max")),
+    ("format", Value("--format")),
+    ("json_limit", Value("--json-limit")),
+    ("pretty", Switch("--pretty")),
+    ("profile", Value("--profile")),
+    ("spill", Value("--spill")),
+    ("store", Store),
+    ("retain", Value("--retain")),
+    ("retain_size", Value("--retain-size")),
+];
+
+/// The options only `run` takes (besides `cwd`, `env` and `input`, which
+/// the command line has no options for).
+const RUN_OPTIONS: &[(&str, Spelling)] = &[
+    ("timeout", Duration("--timeout")),
+    ("kill_after", Duration("--kill-after")),
+    ("drain", Duration("--drain")),
+    ("stderr", Value("--stderr")),
+    ("stderr_max", Value("--stderr-max")),
+    ("plain_env", Switch("--plain-env")),
+    ("status", Negated("--no-status")),
+];
+
+/// Code points of a str encoded and capped at a time: a large str is never
+/// copied whole, and the GIL is released for each piece. Small enough that
+/// the pieces stay below glibc's mmap threshold and reuse the same memory:
+/// 32 MB of ASCII took 20 ms in pieces of 64 Ki, 125 ms in pieces of 1 Mi
+/// (each freshly mapped and page-faulted), 80 ms as one `encode()`.
+const STR_PIECE: usize = 1 << 16;
+
+/// The command-line arguments for the keyword arguments `options` of
+/// `function`, which takes the options of `tables`.
+fn arguments(
+    function: &str,
+    options: Option<&Bound<'_, PyDict>>,
+    tables: &[&[(&str, Spelling)]],
+) -> PyResult<Vec<OsString>> {
+    let mut argv = vec![OsString::from("toolcap")];
+    let Some(options) = options else {
+        return Ok(argv);
+    };
+    for (name, value) in options.iter() {
+        let name: String = name.extract()?;
+        let spelling = tables
+            .iter()
+            .flat_map(|table| table.iter())
+            .find_map(|(known, spelling)| (*known == name).then_some(*spelling))
+            .ok_or_else(|| {
+                PyTypeError::new_err(format!(
+                    "{function}() got an unexpected keyword argument '{name}'"
+                ))
+            })?;
+        if !value.is_none() {
+            spell(&mut argv, &name, spelling, &value)?;
+        }
+    }
+    Ok(argv)
+}
+
+/// Appends the arguments that say `name=value`.
+fn spell(
+    argv: &mut Vec<OsString>,
+    name: &str,
+    spelling: Spelling,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let with_value = |flag: &str, text: OsString| {
+        let mut argument = OsString::from(flag);
+        argument.push("=");
+        argument.push(text);
+        argument
+    };
+    match spelling {
+        Value(flag) => argv.push(with_value(flag, word(name, value)?)),
+        Switch(flag) => {
+            if boolean(name, value)? {
+                argv.push(flag.into());
+            }
+        }
+        Negated(flag) => {
+            if !boolean(name, value)? {
+                argv.push(flag.into());
+            }
+        }
+        Repeated(flag) => {
+            if value.is_instance_of::<PyString>() {
+                argv.push(with_value(flag, value.extract()?));
+            } else {
+                for item in value
+                    .try_iter()
+                    .map_err(|_| expected(name, "a str or a sequence of str", value))?
+                {
+                    let item = item?;
+                    if !item.is_instance_of::<PyString>() {
+                        return Err(expected(name, "a str or a sequence of str", &item));
+                    }
+                    argv.push(with_value(flag, item.extract()?));
+                }
+            }
+        }
+        Duration(flag) => argv.push(with_value(flag, duration(name, value)?)),
+        Header => {
+            if value.is_instance_of::<PyBool>() {
+                if !value.is_truthy()? {
+                    argv.push("--no-header".into());
+                }
+            } else if value.is_instance_of::<PyString>() {
+                argv.push(with_value("--header", value.extract()?));
+            } else {
+                return Err(expected(name, "a bool or a template str", value));
+            }
+        }
+        Store => {
+            if value.is_instance_of::<PyBool>() {
+                if value.is_truthy()? {
+                    argv.push("--store".into());
+                }
+            } else {
+                argv.push(with_value("--spill-dir", os_string(name, value)?));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An option's value as the command line reads it: an int in decimal, a
+/// str, bytes or a path as they are. The command line's parser judges it.
+fn word(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(expected(name, "an int or a str", value));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return Ok(value.str()?.to_string().into());
+    }
+    os_string(name, value).map_err(|_| expected(name, "an int or a str", value))
+}
+
+fn boolean(name: &str, value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if !value.is_instance_of::<PyBool>() {
+        return Err(expected(name, "a bool", value));
+    }
+    value.is_truthy()
+}
+
+/// Seconds as a DURATION in milliseconds, rounded up (so that a tiny
+/// timeout is not 0, which means none); a str as it is. A negative or
+/// non-finite number is passed on as written, for the parser to refuse.
+fn duration(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(expected(name, "seconds or a DURATION str", value));
+    }
+    if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
+        let seconds: f64 = value.extract()?;
+        if seconds.is_finite() && seconds >= 0.0 {
+            // A float's millions of years saturate, which is fine.
+            return Ok(format!("{}ms", (seconds * 1000.0).ceil() as u64).into());
+        }
+        return Ok(value.str()?.to_string().into());
+    }
+    if value.is_instance_of::<PyString>() {
+        return value.extract();
+    }
+    Err(expected(name, "seconds or a DURATION str", value))
+}
+
+/// A str (in the file-system encoding, as `os.fsencode` would give it),
+/// bytes, or an `os.PathLike`.
+fn os_string(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
+    if let Ok(bytes) = value.cast::<PyBytes>() {
+        return Ok(OsString::from_vec(bytes.as_bytes().to_vec()));
+    }
+    if value.is_instance_of::<PyString>() {
+        return value.extract();
+    }
+    if value.hasattr("__fspath__")? {
+        let path = value.py().import("os")?.call_method1("fspath", (value,))?;
+        return os_string(name, &path);
+    }
+    Err(expected(name, "a str, bytes or a path", value))
+}
+
+fn expected(name: &str, what: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    let type_name = value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |name| name.to_string());
+    PyTypeError::new_err(format!("{name} must be {what}, not {type_name}"))
+}
+
+/// The run the command line would make of `argv`.
+fn parse(argv: Vec<OsString>) -> PyResult<Config> {
+    toolcap::cli::config(argv).map_err(PyValueError::new_err)
+}
+
+/// toolcap's errors as Python's: a usage error or a refused store is a
+/// ValueError with the command line's message, an I/O failure an OSError
+/// (of the subclass its errno names).
+fn error(err: toolcap::Error) -> PyErr {
+    match err {
+        toolcap::Error::Usage(message) | toolcap::Error::Store(message) => {
+            PyValueError::new_err(message)
+        }
+        toolcap::Error::Io { context, source } => {
+            let message = format!("{context}: {source}");
+            match (source.raw_os_error(), source.kind()) {
+                (Some(errno), _) => PyOSError::new_err((errno, message)),
+                (None, io::ErrorKind::NotADirectory) => PyNotADirectoryError::new_err(message),
+                (None, _) => PyOSError::new_err(message),
+            }
+        }
+        other => PyRuntimeError::new_err(other.to_string()),
+    }
+}
+
+/// Hands `data` to `consume` as bytes, with the GIL released: bytes at
+/// once, a str as its UTF-8 a piece at a time, a bytearray or memoryview
+/// copied (another thread could resize it meanwhile). `consume` returns
+/// false to refuse it.
+fn feed(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    consume: &mut (dyn FnMut(&[u8]) -> bool + Send),
+) -> PyResult<bool> {
+    if let Ok(bytes) = data.cast::<PyBytes>() {
+        let bytes = bytes.as_bytes();
+        return Ok(py.detach(|| consume(bytes)));
+    }
+    if let Ok(text) = data.cast::<PyString>() {
+        let length = text.len()?;
+        if length <= STR_PIECE {
+            let encoded = text.encode_utf8()?;
+            let bytes = encoded.as_bytes();
+            return Ok(py.detach(|| consume(bytes)));
+        }
+        for start in (0..length).step_by(STR_PIECE) {
+            let end = length.min(start + STR_PIECE);
+            let piece = text.get_item(PySlice::new(py, start as isize, end as isize, 1))?;
+            let encoded = piece.cast_into::<PyString>()?.encode_utf8()?;
+            let bytes = encoded.as_bytes();
+            if !py.detach(|| consume(bytes)) {
+                return Ok(false);
+            }
+            // A long str may take a while: let Ctrl-C through.
+            py.check_signals()?;
+        }
+        return Ok(true);
+    }
+    if data.is_instance_of::<PyByteArray>() || data.is_instance_of::<PyMemoryView>() {
+        let copy = py.get_type::<PyBytes>().call1((data,))?;
+        return feed(py, &copy, consume);
+    }
+    Err(expected(
+        "data",
+        "str or bytes (or a bytearray or memoryview)",
+        data,
+    ))
+}
+
+/// The result of capping one stream.
+#[pyclass(name = "Result", module = "toolcap", frozen, subclass)]
+struct CapResult {
+    data: Py<PyBytes>,
+    /// The `--json` report (for a separate stderr, its `stderr` object).
+    report: Py<PyDict>,
+}
+
+impl CapResult {
+    fn new(py: Python<'_>, data: &[u8], report: Bound<'_, PyDict>) -> CapResult {
+        CapResult {
+            data: PyBytes::new(py, data).unbind(),
+            report: report.unbind(),
+        }
+    }
+
+    fn field<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.report
+            .bind(py)
+            .get_item(name)?
+            .ok_or_else(|| PyAttributeError::new_err(format!("'Result' has no attribute '{name}'")))
+    }
+}
+
+#[pymethods]
+impl CapResult {
+    /// The exact bytes toolcap prints.
+    #[getter]
+    fn data(&self, py: Python<'_>) -> Py<PyBytes> {
+        self.data.clone_ref(py)
+    }
+
+    /// `data` as a str, invalid UTF-8 replaced by U+FFFD.
+    #[getter]
+    fn text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.field(py, "output")
+    }
+
+    /// The `--json` report, as a dict.
+    #[getter]
+    fn report(&self, py: Python<'_>) -> Py<PyDict> {
+        self.report.clone_ref(py)
+    }
+
+    /// The report's fields, as attributes.
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.field(py, name)
+    }
+
+    fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        let py = slf.py();
+        let object = py.import("builtins")?.getattr("object")?;
+        let mut names: Vec<String> = object.call_method1("__dir__", (slf,))?.extract()?;
+        for key in slf.get().report.bind(py).keys() {
+            names.push(key.extract()?);
+        }
+        Ok(names)
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let this = slf.get();
+        let fields = ["truncated", "bytes", "lines", "tokens"]
+            .iter()
+            .map(|name| Ok(format!("{name}={}", this.field(py, name)?.repr()?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let class = slf.get_type().name()?;
+        Ok(format!("{class}({})", fields.join(", ")))
+    }
+}
+
+/// The result of running a command: a [`CapResult`] of its output, and how
+/// it ended.
+#[pyclass(module = "toolcap", frozen, extends = CapResult)]
+struct RunResult {
+    exit_code: i32,
+    signal: Option<i32>,
+    timed_out: bool,
+    duration: f64,
+    stderr: Option<Py<CapResult>>,
+}
+
+#[pymethods]
+impl RunResult {
+    /// The status a shell would report: the command's exit status, 128+N
+    /// after signal N, 124 after the timeout, 127 when not found, 126 when
+    /// not executable.
+    #[getter]
+    fn exit_code(&self) -> i32 {
+        self.exit_code
+    }
+
+    /// The signal that killed the command, if one did.
+    #[getter]
+    fn signal(&self) -> Option<i32> {
+        self.signal
+    }
+
+    /// Whether the timeout stopped the command.
+    #[getter]
+    fn timed_out(&self) -> bool {
+        self.timed_out
+    }
+
+    /// Seconds from start to exit.
+    #[getter]
+    fn duration(&self) -> f64 {
+        self.duration
+    }
+
+    /// With `stderr="separate"`, the capped stderr.
+    #[getter]
+    fn stderr(&self, py: Python<'_>) -> Option<Py<CapResult>> {
+        self.stderr.as_ref().map(|stderr| stderr.clone_ref(py))
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let base = CapResult::__repr__(slf.as_super())?;
+        let this = slf.get();
+        Ok(base.replacen('(', &format!("(exit_code={}, ", this.exit_code), 1))
+    }
+}
+
+/// The report of `json` as Python objects.
+fn json_dict<'py>(py: Python<'py>, json: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+    let value: serde_json::Value = serde_json::from_slice(json)
+        .map_err(|err| PyRuntimeError::new_err(format!("toolcap's report is not JSON: {err}")))?;
+    Ok(to_python(py, &value)?.cast_into::<PyDict>()?)
+}
+
+fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value as Json;
+    Ok(match value {
+        Json::Null => py.None().into_bound(py),
+        Json::Bool(on) => PyBool::new(py, *on).to_owned().into_any(),
+        Json::Number(number) => match (number.as_u64(), number.as_i64()) {
+            (Some(unsigned), _) => unsigned.into_pyobject(py)?.into_any(),
+            (None, Some(signed)) => signed.into_pyobject(py)?.into_any(),
+            (None, None) => number.as_f64().into_pyobject(py)?.into_any(),
+        },
+        Json::String(text) => PyString::new(py, text).into_any(),
+        Json::Array(items) => {
+            let items = items
+                .iter()
+                .map(|item| to_python(py, item))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        Json::Object(fields) => {
+            let dict = PyDict::new(py);
+            for (name, field) in fields {
+                dict.set_item(name, to_python(py, field)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// The result of capping one stream with `config`.
+fn cap_result(py: Python<'_>, report: &Report, config: &Config) -> PyResult<Py<CapResult>> {
+    let rendered = toolcap::render_run(report, config).map_err(error)?;
+    let fields = json_dict(py, &rendered.json)?;
+    Py::new(py, CapResult::new(py, &rendered.output, fields))
+}
+
+/// Caps `data` and returns the result.
+#[pyfunction]
+#[pyo3(signature = (data, **options))]
+fn cap(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<CapResult>> {
+    let config = parse(arguments("cap", options, &[CAP_OPTIONS])?)?;
+    let mut capper = py
+        .detach(|| toolcap::Capper::for_run(&config))
+        .map_err(error)?;
+    feed(py, data, &mut |chunk| {
+        capper.push(chunk);
+        true
+    })?;
+    let report = py.detach(|| capper.finish_run());
+    cap_result(py, &report, &config)
+}
+
+/// Caps a stream pushed in chunks, in memory bounded by the budget.
+#[pyclass(module = "toolcap")]
+struct Capper {
+    config: Config,
+    /// `None` once finished.
+    capper: Mutex<Option<toolcap::Capper>>,
+}
+
+impl Capper {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<toolcap::Capper>> {
+        // A panic while pushing is reported where it happened; what is
+        // left is still a capper.
+        self.capper.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[pymethods]
+impl Capper {
+    #[new]
+    #[pyo3(signature = (**options))]
+    fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Capper> {
+        let config = parse(arguments("Capper", options, &[CAP_OPTIONS])?)?;
+        let capper = py
+            .detach(|| toolcap::Capper::for_run(&config))
+            .map_err(error)?;
+        Ok(Capper {
+            config,
+            capper: Mutex::new(Some(capper)),
+        })
+    }
+
+    /// Consumes the next chunk of the stream.
+    fn push(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let accepted = feed(py, data, &mut |chunk| match self.lock().as_mut() {
+            Some(capper) => {
+                capper.push(chunk);
+                true
+            }
+            None => false,
+        })?;
+        if !accepted {
+            return Err(PyValueError::new_err("push() after finish()"));
+        }
+        Ok(())
+    }
+
+    /// Ends the stream and returns the result.
+    fn finish(&self, py: Python<'_>) -> PyResult<Py<CapResult>> {
+        let capper = py
+            .detach(|| self.lock().take())
+            .ok_or_else(|| PyValueError::new_err("finish() was already called"))?;
+        let report = py.detach(|| capper.finish_run());
+        cap_result(py, &report, &self.config)
+    }
+}
+
+/// Runs a command and caps what it prints.
+#[pyfunction]
+#[pyo3(signature = (cmd, *, cwd=None, env=None, input=None, **options))]
+fn run(
+    py: Python<'_>,
+    cmd: &Bound<'_, PyAny>,
+    cwd: Option<&Bound<'_, PyAny>>,
+    env: Option<&Bound<'_, PyAny>>,
+    input: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<RunResult>> {
+    let mut argv = arguments("run", options, &[CAP_OPTIONS, RUN_OPTIONS])?;
+    // The command runs in its own process group, where reading a terminal
+    // would stop it: its stdin is `input`, or nothing.
+    argv.push("--no-stdin".into());
+    if cmd.is_instance_of::<PyString>() {
+        let mut argument = OsString::from("--command=");
+        argument.push(cmd.extract::<OsString>()?);
+        argv.push(argument);
+    } else if cmd.is_instance_of::<PyBytes>() {
+        return Err(expected("cmd", "a str or a sequence of arguments", cmd));
+    } else {
+        argv.push("--".into());
+        let words = cmd
+            .try_iter()
+            .map_err(|_| expected("cmd", "a str or a sequence of arguments", cmd))?;
+        for word in words {
+            argv.push(os_string("cmd", &word?)?);
+        }
+    }
+    let mut config = parse(argv)?;
+    let Mode::Wrap(wrap) = &mut config.mode else {
+        return Err(PyRuntimeError::new_err(
+            "the command line did not make a command of cmd",
+        ));
+    };
+    wrap.cwd = cwd
+        .map(|dir| os_string("cwd", dir))
+        .transpose()?
+        .map(PathBuf::from);
+    wrap.env = env.map(environment).transpose()?;
+    wrap.input = match input {
+        None => None,
+        Some(input) => {
+            let mut bytes = Vec::new();
+            feed(py, input, &mut |chunk| {
+                bytes.extend_from_slice(chunk);
+                true
+            })?;
+            Some(bytes)
+        }
+    };
+    // Ctrl-C arrives as a flag that only Python's main thread acts on: the
+    // run looks at it every few tens of milliseconds.
+    let interrupted = Mutex::new(None);
+    let ran = py.detach(|| {
+        toolcap::run_command(&config, || {
+            Python::attach(|py| match py.check_signals() {
+                Ok(()) => false,
+                Err(err) => {
+                    *interrupted.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
+                    true
+                }
+            })
+        })
+    });
+    if let Some(err) = interrupted
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+    {
+        return Err(err);
+    }
+    let report = ran.map_err(error)?;
+    let rendered = toolcap::render_run(&report, &config).map_err(error)?;
+    let fields = json_dict(py, &rendered.json)?;
+    let stderr = match (&rendered.stderr, fields.get_item("stderr")?) {
+        (Some(text), Some(stderr)) => Some(Py::new(
+            py,
+            CapResult::new(py, text, stderr.cast_into::<PyDict>()?),
+        )?),
+        _ => None,
+    };
+    let child = report
+        .child
+        .ok_or_else(|| PyRuntimeError::new_err("the run has no command"))?;
+    let result = RunResult {
+        exit_code: child.status(),
+        signal: match child.exit {
+            ChildExit::Signaled(signal) => Some(signal),
+            _ => None,
+        },
+        timed_out: child.timed_out_after.is_some(),
+        duration: child.duration.as_secs_f64(),
+        stderr,
+    };
+    let base = CapResult::new(py, &rendered.output, fields);
+    Py::new(py, PyClassInitializer::from(base).add_subclass(result))
+}
+
+/// A mapping of names to values (str or bytes) as a whole environment.
+fn environment(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>> {
+    let items = mapping
+        .call_method0("items")
+        .map_err(|_| expected("env", "a mapping", mapping))?;
+    let mut env = Vec::new();
+    for item in items.try_iter()? {
+        let (name, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        env.push((os_string("env", &name)?, os_string("env", &value)?));
+    }
+    Ok(env)
+}
+
+/// The line `toolcap --summary ID` prints, for an output of the store.
+#[pyfunction]
+#[pyo3(signature = (id, *, store=None))]
+fn summary(py: Python<'_>, id: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    let dir = match store {
+        Some(dir) if !dir.is_instance_of::<PyBool>() => PathBuf::from(os_string("store", dir)?),
+        Some(dir) if !dir.is_truthy()? => {
+            return Err(PyValueError::new_err(
+                "summary() needs a store: store=True or a path",
+            ));
+        }
+        _ => StoreTarget::default_dir(|name| std::env::var_os(name)).ok_or_else(|| {
+            PyValueError::new_err(
+                "the default store needs a home: set HOME or XDG_CACHE_HOME, or give store=PATH",
+            )
+        })?,
+    };
+    let target = StoreTarget::new(dir);
+    py.detach(|| toolcap::store_summary(&target, id))
+        .map_err(error)
+}
+
+/// The `toolcap` command: the command line itself, on `sys.argv`. Returns
+/// its exit status.
+#[pyfunction]
+fn main(py: Python<'_>) -> PyResult<u8> {
+    let argv: Vec<OsString> = py.import("sys")?.getattr("argv")?.extract()?;
+    // This process is the command now: give it the signal dispositions the
+    // cargo-built binary starts with. Python catches SIGINT and ignores
+    // SIGXFSZ; both ignore SIGPIPE.
+    let signal = py.import("signal")?;
+    let default = signal.getattr("SIG_DFL")?;
+    for name in ["SIGINT", "SIGXFSZ"] {
+        if let Ok(number) = signal.getattr(name) {
+            signal.call_method1("signal", (number, &default))?;
+        }
+    }
+    // argv[0] is the script's path; the binary, found on PATH, sees its
+    // name.
+    let argv: Vec<OsString> = std::iter::once(OsString::from("toolcap"))
+        .chain(argv.into_iter().skip(1))
+        .collect();
+    Ok(py.detach(|| toolcap::cli::main(argv)))
+}
+
+/// The native module.
+#[pymodule]
+fn _toolcap(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(cap, module)?)?;
+    module.add_function(wrap_pyfunction!(run, module)?)?;
+    module.add_function(wrap_pyfunction!(summary, module)?)?;
+    module.add_function(wrap_pyfunction!(main, module)?)?;
+    module.add_class::<CapResult>()?;
+    module.add_class::<RunResult>()?;
+    module.add_class::<Capper>()?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,117 @@
+"""What the tests of the Python package share: the command line that the
+package must agree with, run hermetically, and the processes of a group.
+
+The reference command is the cargo-built binary when TOOLCAP_BIN names it
+(.ci/run does), else the `toolcap` command this package installed.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+TOOLCAP = os.environ.get("TOOLCAP_BIN") or shutil.which(
+    "toolcap", path=os.path.dirname(sys.executable)
+)
+# No test may hang for ever, even when toolcap does.
+TIMEOUT = 60
+
+
+def environment(**changes):
+    """This process's environment without the user's TOOLCAP_* settings."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("TOOLCAP_")}
+    env.update(changes)
+    return env
+
+
+def cli(args, data=b"", command=None, env=None):
+    """Runs the reference command with `args` on `data`."""
+    return subprocess.run(
+        [command or TOOLCAP, *args],
+        input=data,
+        capture_output=True,
+        env=env or environment(),
+        timeout=TIMEOUT,
+    )
+
+
+def argv(options):
+    """The command line's spelling of keyword options, by the rule the
+    README gives: `_` becomes `-`, True is the bare flag, a list repeats it;
+    header=False is --no-header (True is the default), store=True --store, store=DIR --spill-dir,
+    status=False --no-status, seconds are whole milliseconds. Values are
+    joined to their flag with `=`, so that `-3` is a value, not a flag."""
+    args = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is None:
+            continue
+        if name == "header" and isinstance(value, bool):
+            args += [] if value else ["--no-header"]
+        elif name == "status":
+            args += [] if value else ["--no-status"]
+        elif name == "store":
+            args.append("--store" if value is True else f"--spill-dir={value}")
+        elif value is True:
+            args.append(flag)
+        elif value is False:
+            continue
+        elif isinstance(value, (list, tuple)):
+            args += [f"{flag}={item}" for item in value]
+        elif isinstance(value, float):
+            args.append(f"{flag}={round(value * 1000)}ms")
+        else:
+            args.append(f"{flag}={value}")
+    return args
+
+
+def alive_in_group(group):
+    """Processes of process group `group` that are not zombies, from /proc."""
+    alive = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp == group and state != "Z":
+            alive.append(int(entry))
+    return alive
+
+
+@pytest.fixture(scope="session")
+def empty_config(tmp_path_factory):
+    return tmp_path_factory.mktemp("config")
+
+
+@pytest.fixture(autouse=True)
+def no_user_profiles(empty_config, monkeypatch):
+    """The user's profiles.toml never leaks into a test: an empty config
+    directory, for the package and the command line alike."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(empty_config))
+
+
+@pytest.fixture
+def needs_proc():
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("SKIPPED: needs /proc to see a process group's members")
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    """A default store of the test's own: ~/.cache is never touched."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    return cache
+
+
+def kill_quietly(pid, signal=9):
+    try:
+        os.kill(pid, signal)
+    except ProcessLookupError:
+        pass

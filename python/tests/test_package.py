@@ -1,0 +1,179 @@
+"""The package itself: the `toolcap` command it installs behaves exactly as
+the cargo-built binary, and its typing stub describes what it has."""
+
+import ast
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import toolcap
+from conftest import TIMEOUT, environment
+
+PACKAGE = Path(toolcap.__file__).parent
+SCRIPT = shutil.which("toolcap", path=os.path.dirname(sys.executable))
+BINARY = os.environ.get("TOOLCAP_BIN")
+
+
+def run(command, args, data=b"", **kwargs):
+    return subprocess.run(
+        [command, *args], input=data, capture_output=True, env=environment(), timeout=TIMEOUT, **kwargs
+    )
+
+
+@pytest.fixture
+def binary():
+    if not BINARY:
+        pytest.skip("SKIPPED: set TOOLCAP_BIN to the cargo-built binary to compare the command with it")
+    return BINARY
+
+
+def test_the_command_is_installed_with_the_package():
+    assert SCRIPT, "pip install puts `toolcap` beside the interpreter"
+    assert run(SCRIPT, ["--version"]).stdout.decode() == f"toolcap {toolcap.__version__}\n"
+    assert run(sys.executable, ["-m", "toolcap", "--max", "3"], b"hello\n").stdout.endswith(b"]\no\n")
+
+
+INVOCATIONS = [
+    ["--version"],
+    ["--help"],
+    ["-h"],
+    ["--max", "1.5k"],
+    ["--no-such-option"],
+    ["--max", "40"],
+    ["--max", "40", "--json"],
+    ["--max", "40", "--clean", "--keep-errors"],
+    ["--max", "40", "--", "seq", "1000"],
+    ["--max", "40", "--no-stdin", "-c", "seq 1000; echo oops >&2; exit 3"],
+    ["--max", "40", "--stderr", "separate", "-c", "seq 100 >&2; kill -TERM $$"],
+    ["--timeout", "100ms", "--", "sleep", "5"],
+    ["--", "/no/such/program"],
+    ["-c", "exit 7"],
+    ["--show", "nothing"],
+    ["--max", "40", "--tokenizer", "o200k"],
+    ["--max", "40", "--profile", "auto", "--format", "auto"],
+    ["--profiles"],
+]
+
+
+@pytest.mark.parametrize("args", INVOCATIONS, ids=" ".join)
+def test_the_command_is_the_cargo_built_binary(binary, args, private_cache):
+    data = b"".join(b"error %d\n" % i if i % 50 == 0 else b"line %d\n" % i for i in range(500))
+    ours, theirs = run(SCRIPT, args, data), run(binary, args, data)
+    if "--json" in args:
+        ours_report, theirs_report = json.loads(ours.stdout), json.loads(theirs.stdout)
+        ours_report.pop("duration_ms", None)
+        theirs_report.pop("duration_ms", None)
+        assert ours_report == theirs_report
+    else:
+        assert ours.stdout == theirs.stdout
+    assert (ours.stderr, ours.returncode) == (theirs.stderr, theirs.returncode)
+
+
+def test_the_command_handles_sigint_as_the_binary_does(binary):
+    """Python catches SIGINT; the command gives it back its default
+    disposition, so the first one stops the reading (exit 130, the capped
+    view printed) and toolcap's own handling is the binary's."""
+    outcomes = []
+    for command in (SCRIPT, binary):
+        child = subprocess.Popen(
+            [command, "--max", "30"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment()
+        )
+        try:
+            child.stdin.write(b"".join(b"line %d\n" % i for i in range(100)))
+            child.stdin.flush()
+            time.sleep(0.5)
+            child.send_signal(signal.SIGINT)
+            stdout, _ = child.communicate(timeout=TIMEOUT)
+        finally:
+            child.kill()
+            child.wait()
+        outcomes.append((child.returncode, stdout))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == 130
+    assert outcomes[0][1].endswith(b"[input interrupted by signal 2 (SIGINT); totals are of what was read]\n")
+
+
+def stub():
+    return ast.parse((PACKAGE / "_toolcap.pyi").read_text())
+
+
+def class_fields(tree, name):
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            fields = {item.target.id for item in node.body if isinstance(item, ast.AnnAssign)}
+            fields |= {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
+            bases = [base.id for base in node.bases if isinstance(base, ast.Name)]
+            for base in bases:
+                if base not in ("TypedDict",):
+                    fields |= class_fields(tree, base)
+            return fields
+    raise AssertionError(f"no class {name} in the stub")
+
+
+def test_the_package_is_typed():
+    assert (PACKAGE / "py.typed").exists()
+    names = {node.name for node in stub().body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    assert set(toolcap.__all__) - {"__version__"} <= names
+
+
+def test_the_stub_lists_exactly_the_options_the_functions_take():
+    tree = stub()
+    cap_options = class_fields(tree, "CapOptions")
+    run_options = class_fields(tree, "RunOptions")
+    for option in cap_options:
+        toolcap.cap(b"", **{option: None})
+        toolcap.Capper(**{option: None})
+    for option in run_options:
+        toolcap.run("true", **{option: None})
+    for option in run_options - cap_options:
+        with pytest.raises(TypeError, match="unexpected keyword argument"):
+            toolcap.cap(b"", **{option: None})
+
+
+# The command line's options that are no keyword argument, and why.
+NOT_KEYWORDS = {
+    "--spill-dir": "store=DIR",
+    "--no-spill": "nothing to turn off: the API reads no TOOLCAP_SPILL_DIR",
+    "--no-header": "header=False",
+    "--no-status": "status=False",
+    "--no-stdin": "run's stdin is `input`, or /dev/null",
+    "--json": "every result carries the report",
+    "--live": "a result comes whole, at the end",
+    "--command": "run(str)",
+    "--shell": "run(str) is /bin/sh -c; run([shell, '-c', ...]) for another",
+    "--summary": "toolcap.summary()",
+    "--list": "the store commands are the command line's",
+    "--show": "the store commands are the command line's",
+    "--prune": "the store commands are the command line's",
+    "--profiles": "a listing for people: the command line's",
+    "--help": "help()",
+    "--version": "toolcap.__version__",
+}
+
+
+def test_every_option_of_the_command_line_is_a_keyword_or_said_why_not():
+    tree = stub()
+    keywords = class_fields(tree, "RunOptions")
+    help_text = subprocess.run([SCRIPT, "--help"], capture_output=True, text=True, check=True).stdout
+    options = set(re.findall(r"^ +(?:-\w, )?(--[a-z0-9-]+)", help_text, re.MULTILINE))
+    assert len(options) > 40, help_text
+    missing = {option for option in options if option[2:].replace("-", "_") not in keywords}
+    assert missing == set(NOT_KEYWORDS), missing ^ set(NOT_KEYWORDS)
+
+
+def test_the_stub_lists_every_field_of_the_report():
+    tree = stub()
+    result_fields = class_fields(tree, "Result")
+    assert set(toolcap.cap(b"x").report) <= result_fields
+    assert set(toolcap.run("true").report) <= class_fields(tree, "RunResult")
+    assert {"data", "text", "report", "exit_code", "signal", "timed_out", "duration", "stderr"} <= class_fields(
+        tree, "RunResult"
+    )

@@ -1,0 +1,5 @@
+"""`python -m toolcap`: the toolcap command."""
+
+from toolcap._toolcap import main
+
+raise SystemExit(main())
