@@ -406,7 +406,8 @@ impl Options {
             return refuse("--style codex", "codex sets its own cuts");
         }
         if matches!(format, Format::Json | Format::Diff | Format::Csv) && plan.keep.is_some() {
-            return refuse("--keep", "kept lines would break records apart");
+            let keep = if self.keep.is_empty() { "--keep-errors" } else { "--keep" };
+            return refuse(keep, "kept lines would break records apart");
         }
         if format == Format::Json && self.lines.is_some() {
             return refuse("--lines", "a document's budget is in bytes");

@@ -171,9 +171,12 @@ impl Template {
                         Field::Bytes => number(values.bytes),
                         Field::OmittedBytes => number(values.omitted_bytes),
                         Field::OmittedChars => number(values.omitted_chars),
-                        Field::OmittedLines => number(
-                            (values.last_omitted_line + 1).saturating_sub(values.first_omitted_line),
-                        ),
+                        // Line 0: no line (a shortened JSON document).
+                        Field::OmittedLines => number(if values.first_omitted_line == 0 {
+                            0
+                        } else {
+                            (values.last_omitted_line + 1).saturating_sub(values.first_omitted_line)
+                        }),
                         Field::FirstOmittedLine => number(values.first_omitted_line),
                         Field::LastOmittedLine => number(values.last_omitted_line),
                         Field::HiddenMatches => number(values.hidden_matches),

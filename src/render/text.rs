@@ -300,8 +300,14 @@ fn write_header(
                     report.hidden_matches,
                 ),
                 (None, document) => {
-                    let printed = document.map_or(0, |document| document.len() as u64 + 1);
-                    values(report, report.bytes.saturating_sub(printed), 0, 0, 0)
+                    // The JSON part: the document and its newline.
+                    let document = document.unwrap_or_default();
+                    let printed = document.len() as u64 + 1;
+                    let mut values = values(report, report.bytes.saturating_sub(printed), 0, 0, 0);
+                    values.omitted_chars = report.chars.map_or(0, |all| {
+                        all.saturating_sub(count_chars(document) + 1)
+                    });
+                    values
                 }
             };
             write_line(out, &template.render(&values))?;

@@ -802,3 +802,28 @@ fn json_strings_that_hold_marker_text_are_checked_by_their_real_marker() {
         check_json(&input, budget).unwrap();
     }
 }
+
+/// Found in review: for a shortened document the line placeholders are 0
+/// and the characters left out are the input's less the JSON part's.
+#[test]
+fn json_header_template_placeholders_describe_the_shortened_document() {
+    let users = format!(
+        "[{}]\n",
+        (0..300)
+            .map(|i| format!("{{\"id\":{i},\"name\":\"ü{i}\"}}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let output = toolcap()
+        .args(["--format", "json", "--max", "400", "--header"])
+        .arg("H {omitted_lines} {first_omitted_line} {omitted_chars} {omitted_bytes}")
+        .write_stdin(users.clone())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    // The header line, the blank line after it, the JSON part.
+    let (header, part) = text.split_once("\n\n").unwrap();
+    let chars = users.chars().count() - part.chars().count();
+    let bytes = users.len() - part.len();
+    assert_eq!(header, format!("H 0 0 {chars} {bytes}"));
+}

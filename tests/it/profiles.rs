@@ -397,17 +397,85 @@ fn bad_options_in_a_profile_name_it() {
 }
 
 #[test]
-fn a_contradiction_the_profile_brings_names_it() {
+fn a_contradiction_within_a_profile_names_it() {
     let config = TempDir::new("profile-contradiction");
+    let file = write_profiles(
+        config.path(),
+        "[profiles.broken]\nargs = [\"--format\", \"json\", \"--keep\", \"x\"]\n",
+    );
     toolcap_in(config.path())
-        .args(["--profile", "pytest", "--style", "codex"])
+        .args(["--profile", "broken"])
         .write_stdin("x\n")
         .assert()
         .code(2)
-        .stderr(
-            "toolcap: with profile 'pytest': --style codex shows one marker: it cannot be combined \
-             with --keep\n",
+        .stderr(format!(
+            "toolcap: with profile 'broken' ({}:1): --format json cannot be combined with --keep: \
+             kept lines would break records apart\n",
+            file.display()
+        ));
+}
+
+/// Your options win: a profile's option that contradicts one of yours is
+/// left out, and the rest of the profile applies.
+#[test]
+fn a_profile_option_that_contradicts_yours_is_left_out() {
+    let config = TempDir::new("profile-yours-win");
+    let diff = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b\n".repeat(40);
+    // git's --format diff cannot be combined with --keep-errors or --live:
+    // the profile applies without it.
+    let report = json_profile(
+        toolcap_in(config.path())
+            .args([
+                "--profile",
+                "auto",
+                "--max",
+                "300",
+                "--keep-errors",
+                "--json",
+            ])
+            .write_stdin(diff.clone()),
+    );
+    assert_eq!(report, "git");
+    let live = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "git", "--max", "300", "--live"])
+            .write_stdin(diff.clone()),
+    );
+    assert!(
+        live.contains(" bytes truncated ...]\n"),
+        "a text marker: {live}"
+    );
+    // pytest's --keep cannot be combined with --style codex.
+    let output = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "pytest", "--style", "codex", "--max", "40"])
+            .write_stdin("x\n".repeat(100)),
+    );
+    assert!(output.contains("…"), "{output}");
+    // With no profile matching, --profile auto changes nothing, whatever
+    // the other options.
+    let users = format!(
+        "[{}]",
+        (0..300)
+            .map(|i| format!("{{\"id\":{i}}}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    for args in [&["--format", "json"][..], &["--style", "codex"]] {
+        let with_auto = stdout(
+            toolcap_in(config.path())
+                .args(["--profile", "auto", "--max", "200"])
+                .args(args)
+                .write_stdin(users.clone()),
         );
+        let without = stdout(
+            toolcap_in(config.path())
+                .args(["--max", "200"])
+                .args(args)
+                .write_stdin(users.clone()),
+        );
+        assert_eq!(with_auto, without, "{args:?}");
+    }
 }
 
 #[test]

@@ -22,7 +22,7 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Command};
 use regex::RegexBuilder;
 
-use crate::{Config, InputProfile, Mode, ProfileChoice};
+use crate::{Config, Format, InputProfile, Mode, ProfileChoice};
 
 /// Options a profile may not set: what runs, where output goes, and
 /// reading the store. A profile says how output is cleaned, kept and
@@ -345,25 +345,49 @@ pub(super) fn apply(
     let with = |profile: &Profile, wrap: bool| -> Result<Config, String> {
         let options = profile.options(&command)?;
         let given = |id: &str| user.value_source(id) == Some(ValueSource::CommandLine);
-        let kept = options.iter().filter(|option| {
-            let overridden = if BUDGET.contains(&option.id.as_str()) {
-                BUDGET.iter().any(|id| given(id))
-            } else {
-                given(&option.id) && !option.adds_up
-            };
-            !overridden && (wrap || !option.wrap_only)
-        });
-        let mut merged = argv[..1.min(argv.len())].to_vec();
-        merged.extend(kept.flat_map(|option| option.words.iter().map(OsString::from)));
-        merged.extend(argv.iter().skip(1).cloned());
+        let kept: Vec<&ProfileOption> = options
+            .iter()
+            .filter(|option| {
+                let overridden = if BUDGET.contains(&option.id.as_str()) {
+                    BUDGET.iter().any(|id| given(id))
+                } else {
+                    given(&option.id) && !option.adds_up
+                };
+                !overridden && (wrap || !option.wrap_only)
+            })
+            .collect();
         let in_profile = |err: String| format!("with {}: {err}", profile.described());
-        let mut config = reparse(merged).map_err(in_profile)?;
-        // A contradiction the profile brought names it now; the user's own
-        // is reported as usual when the run starts.
-        if let Err(err) = config.options.plan()
+        // The profile's options in front of the user's.
+        let merged = |chosen: &[&ProfileOption]| {
+            let mut merged = argv[..1.min(argv.len())].to_vec();
+            merged.extend(chosen.iter().flat_map(|option| option.words.iter().map(OsString::from)));
+            merged.extend(argv.iter().skip(1).cloned());
+            reparse(merged)
+        };
+        let mut config = merged(&kept).map_err(in_profile)?;
+        if let Some(err) = contradiction(&config)
             && config_without_profile_is_valid(argv, reparse)
         {
-            return Err(in_profile(err.to_string()));
+            // A contradiction within the profile itself names it; one
+            // between the profile and the user's options goes the user's
+            // way: the profile's options that contradict theirs are left
+            // out (`--format diff` under their `--keep` or `--live`).
+            let alone: Vec<OsString> = argv[..1.min(argv.len())]
+                .iter()
+                .cloned()
+                .chain(options.iter().flat_map(|option| option.words.iter().map(OsString::from)))
+                .collect();
+            if reparse(alone).is_ok_and(|config| contradiction(&config).is_some()) {
+                return Err(in_profile(err));
+            }
+            let mut chosen = Vec::new();
+            for option in kept {
+                chosen.push(option);
+                if !merged(&chosen).is_ok_and(|config| contradiction(&config).is_none()) {
+                    chosen.pop();
+                }
+            }
+            config = merged(&chosen).map_err(in_profile)?;
         }
         config.profile = ProfileChoice::Applied(profile.name.clone());
         Ok(config)
@@ -397,7 +421,19 @@ fn config_without_profile_is_valid(
     argv: &[OsString],
     reparse: &dyn Fn(Vec<OsString>) -> Result<Config, String>,
 ) -> bool {
-    reparse(argv.to_vec()).is_ok_and(|config| config.options.plan().is_ok())
+    reparse(argv.to_vec()).is_ok_and(|config| contradiction(&config).is_none())
+}
+
+/// Why `config`'s options cannot run together, if they cannot: the
+/// options' own rules, and `--live` (which prints before any format's cuts
+/// are known) with a format other than text.
+fn contradiction(config: &Config) -> Option<String> {
+    if let Err(err) = config.options.plan() {
+        return Some(err.to_string());
+    }
+    let format = config.options.format_of_output();
+    (config.live && format != Format::Text)
+        .then(|| format!("--format {} cannot be combined with --live", format.name()))
 }
 
 #[cfg(test)]
