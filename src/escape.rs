@@ -216,6 +216,23 @@ fn sequence_containing(bytes: &[u8], from: usize, at: usize) -> Option<(usize, O
     None
 }
 
+/// The text of `bytes`, its escape sequences removed (what `--strip-ansi`
+/// streams, for bytes held whole: the input `--profile auto` reads).
+pub(crate) fn text_of(bytes: &[u8]) -> Vec<u8> {
+    let mut state = State::Ground;
+    let mut text = Vec::with_capacity(bytes.len());
+    for &byte in bytes {
+        let mut step = state.step(byte);
+        if step == Step::Reject {
+            step = state.step(byte);
+        }
+        if step == Step::Text {
+            text.push(byte);
+        }
+    }
+    text
+}
+
 /// If a cut at `at` would fall inside a sequence of `bytes`, the start of
 /// that sequence; `None` when `at` is in text or at a sequence's edge.
 pub(crate) fn sequence_around(bytes: &[u8], from: usize, at: usize) -> Option<usize> {
@@ -269,23 +286,6 @@ fn sgr_sets_something(params: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The text bytes of `input`, sequences removed (an obviously right
-    /// one-shot version of what `--strip-ansi` streams).
-    fn text_of(input: &[u8]) -> Vec<u8> {
-        let mut state = State::Ground;
-        let mut text = Vec::new();
-        for &byte in input {
-            let mut step = state.step(byte);
-            if step == Step::Reject {
-                step = state.step(byte);
-            }
-            if step == Step::Text {
-                text.push(byte);
-            }
-        }
-        text
-    }
 
     #[test]
     fn sequences_of_every_kind_are_recognised() {

@@ -8,6 +8,7 @@ use regex::bytes::{Regex, RegexBuilder};
 
 use crate::config::{Config, PROFILE_SNIFF_BYTES, ProfileChoice};
 use crate::error::Error;
+use crate::escape;
 use crate::options::Plan;
 
 /// A profile the input may choose, ready to run.
@@ -80,11 +81,14 @@ impl Sniff {
     /// The first profile one of whose patterns the held bytes match, if
     /// any, and the held bytes, to be capped first. An input shorter than
     /// the sniff chooses with what there is.
+    /// Colours do not hide a tool: the patterns read the text without its
+    /// escape sequences (`git diff --color=always` is still a diff).
     pub(crate) fn choose(self) -> (Option<Choice>, Vec<u8>) {
+        let text = escape::text_of(&self.held);
         let chosen = self
             .choices
             .into_iter()
-            .find(|choice| choice.detect.iter().any(|pattern| pattern.is_match(&self.held)));
+            .find(|choice| choice.detect.iter().any(|pattern| pattern.is_match(&text)));
         (chosen, self.held)
     }
 }

@@ -64,6 +64,11 @@ fn auto_in_filter_mode_chooses_by_the_input() {
     assert_eq!(profile("=== RUN   TestA\n--- PASS: TestA (0.00s)\n"), "go");
     assert_eq!(profile(".\n./a\n./a/b\n./c\n"), "listing");
     assert_eq!(profile("diff --git a/x b/x\n--- a/x\n+++ b/x\n"), "git");
+    // Colours do not hide it (git diff --color=always).
+    assert_eq!(
+        profile("\x1b[1mdiff --git a/x b/x\x1b[m\n\x1b[1m--- a/x\x1b[m\n"),
+        "git"
+    );
     assert_eq!(profile("hello\n"), serde_json::Value::Null);
     // Without --profile there is none.
     let none = json_profile(
