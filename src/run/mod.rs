@@ -14,7 +14,6 @@ use std::io;
 
 use crate::config::{Config, Mode, ProfileChoice, StderrMode};
 use crate::error::{Error, Problem};
-use crate::format::Format;
 use crate::render::json;
 use crate::sink::{Background, Sink};
 use crate::report::Report;
@@ -49,18 +48,7 @@ pub use store::store_summary;
 /// file is also an input or an output (nothing was done);
 /// [`Error::Io`] when toolcap itself cannot go on.
 pub fn run(config: &Config) -> Result<Report, Error> {
-    if config.json && config.live {
-        return Err(Error::Usage(
-            "--json and --live cannot be used together: the report comes at the end".into(),
-        ));
-    }
-    let format = config.options.format_of_output();
-    if config.live && format != Format::Text {
-        return Err(Error::Usage(format!(
-            "--format {} cannot be combined with --live: where its cuts land is known at the end",
-            format.name()
-        )));
-    }
+    config.output_conflict()?;
     if let Mode::Store(command) = &config.mode {
         let mut report = Report::empty();
         report.warnings = store::run(config, command)?;

@@ -19,9 +19,6 @@ use crate::common::{TempDir, toolcap};
 use crate::model::{Spec, escape_sequences};
 use crate::spec_options::clean_options;
 
-/// The spill path the library runs name (the binary runs use a real one).
-const SPILL: &[u8] = b"/spill/full output.log";
-
 /// `input` pushed in pieces of the sizes in `chunks`, taken in turn.
 fn streamed_report(input: &[u8], options: &Options, chunks: &[usize]) -> StreamReport {
     let mut capper = Capper::new(options).expect("valid options");
@@ -163,25 +160,6 @@ fn chunks() -> impl Strategy<Value = Vec<usize>> {
     prop::collection::vec(1usize..24, 1..6)
 }
 
-fn core_spec() -> impl Strategy<Value = Spec> {
-    (
-        0u64..80,
-        0u64..80,
-        prop::option::of(0u64..24),
-        any::<bool>(),
-        any::<bool>(),
-        any::<bool>(),
-    )
-        .prop_map(|(head, tail, lines, cut_lines, header, spill)| Spec {
-            head,
-            tail,
-            lines,
-            cut_lines,
-            header,
-            spill: spill.then(|| SPILL.to_vec()),
-        })
-}
-
 /// `--keep` patterns: words, anchors, classes, and one on an ESC byte.
 fn patterns() -> impl Strategy<Value = Vec<String>> {
     let pattern = prop_oneof![
@@ -207,7 +185,7 @@ fn fold_patterns() -> impl Strategy<Value = Vec<String>> {
 
 fn clean_spec() -> impl Strategy<Value = CleanSpec> {
     (
-        core_spec(),
+        crate::properties::spec(),
         prop::array::uniform6(any::<bool>()),
         prop::option::of(0u64..40),
         patterns(),
@@ -362,7 +340,7 @@ proptest! {
     /// `Options::clean` is "`--strip-ansi --collapse-cr --squeeze --fold
     /// --binary summary --utf8`".
     #[test]
-    fn clean_means_its_six_transforms(b in input(), core in core_spec(), chunks in chunks()) {
+    fn clean_means_its_six_transforms(b in input(), core in crate::properties::spec(), chunks in chunks()) {
         let core = Spec { spill: None, ..core }; // as in clean_spec()
         let options = crate::spec_options::options(&core).clean();
         let output = render(

@@ -52,7 +52,9 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(piece, 0..120).prop_map(|pieces| pieces.concat())
 }
 
-fn spec() -> impl Strategy<Value = Spec> {
+/// Budgets, `--lines`, cut mode, header and a spill path: a whole spec of
+/// the core (shared with the cleaning properties).
+pub fn spec() -> impl Strategy<Value = Spec> {
     (
         0u64..80,
         0u64..80,

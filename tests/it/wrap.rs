@@ -379,10 +379,13 @@ fn a_child_printing_1_gb_leaves_toolcap_in_a_few_mib() {
     }
     // Measured against the same binary wrapping 1 KB, so that the size of
     // the (debug) binary's own pages does not count: what matters is that
-    // 1 GB costs no more than 1 KB.
+    // 1 GB costs no more than 1 KB. Each command lingers a moment after
+    // its output, so that the polling sees toolcap settled, not still
+    // starting (a run that ends at once was sampled too low under load).
     let peak_for = |bytes: &str| {
         let mut command = std_toolcap();
-        command.args(["--max", "10k", "--", "head", "-c", bytes, "/dev/zero"]);
+        let script = format!("head -c {bytes} /dev/zero; sleep 0.5");
+        command.args(["--max", "10k", "-c", &script]);
         let (status, peak_kib) = peak_rss_kib(command);
         assert!(status.success());
         assert!(peak_kib > 0, "no measurement");

@@ -22,7 +22,7 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Command};
 use regex::RegexBuilder;
 
-use crate::{Config, Format, InputProfile, Mode, ProfileChoice};
+use crate::{Config, InputProfile, Mode, ProfileChoice};
 
 /// Options a profile may not set: what runs, where output goes, and
 /// reading the store. A profile says how output is cleaned, kept and
@@ -425,15 +425,14 @@ fn config_without_profile_is_valid(
 }
 
 /// Why `config`'s options cannot run together, if they cannot: the
-/// options' own rules, and `--live` (which prints before any format's cuts
-/// are known) with a format other than text.
+/// options' own rules, and what `--live` and `--json` exclude.
 fn contradiction(config: &Config) -> Option<String> {
-    if let Err(err) = config.options.plan() {
-        return Some(err.to_string());
-    }
-    let format = config.options.format_of_output();
-    (config.live && format != Format::Text)
-        .then(|| format!("--format {} cannot be combined with --live", format.name()))
+    config
+        .options
+        .plan()
+        .and_then(|_| config.output_conflict())
+        .err()
+        .map(|err| err.to_string())
 }
 
 #[cfg(test)]
