@@ -139,7 +139,11 @@ fn a_pytest_run_keeps_every_failure_and_folds_the_passes() {
     // The budget, a quarter more for kept lines, the header, and markers
     // that name the spill file (its length is the temporary directory's).
     let bound = 2_200 * 5 / 4 + 700 + count(&out, "full output in ") * raw.as_os_str().len();
-    assert!(out.len() < bound, "{} bytes, over {bound}:\n{out}", out.len());
+    assert!(
+        out.len() < bound,
+        "{} bytes, over {bound}:\n{out}",
+        out.len()
+    );
 
     // The same output read back: the input tells auto it is pytest's, and
     // folding (with a budget it fits) accounts for every line.
