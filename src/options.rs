@@ -3,7 +3,7 @@
 //! into the capper's [`Budget`] (or a usage error, worded as the command
 //! line words it).
 
-use regex::bytes::{Regex, RegexSet};
+use regex::bytes::Regex;
 
 use crate::capture::Budget;
 use crate::capture::keep::KeepRules;
@@ -554,7 +554,7 @@ impl Options {
         for pattern in &self.keep {
             Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--keep", &err))?;
         }
-        let patterns = RegexSet::new(&patterns)
+        let lines = KeepMatch::new(&patterns)
             .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
         // A quarter of the budget in bytes (4 bytes a token).
         let max = match budget.measure {
@@ -566,7 +566,7 @@ impl Options {
         // one byte): a larger context would only hold lines back longer.
         let context = self.keep_context.min(budget);
         Ok(Some(KeepRules {
-            lines: KeepMatch::new(patterns),
+            lines,
             context: usize::try_from(context).unwrap_or(usize::MAX),
             budget,
         }))

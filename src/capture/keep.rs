@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 
-use memchr::memchr;
+use memchr::{memchr, memchr_iter, memrchr};
 
 use crate::keep_match::KeepMatch;
 
@@ -60,7 +60,7 @@ pub(crate) struct MiddleLine {
 /// picker holds the lines from `context` before the first undecided match
 /// on: at most 2 * `context` + 1 lines, each at most the budget long.
 #[derive(Debug)]
-pub(crate) struct Picker {
+struct Picker {
     context: usize,
     budget: u64,
     left: u64,
@@ -79,7 +79,7 @@ struct Candidate {
 }
 
 impl Picker {
-    pub(crate) fn new(rules: &KeepRules) -> Picker {
+    fn new(rules: &KeepRules) -> Picker {
         Picker {
             context: rules.context,
             budget: rules.budget,
@@ -90,8 +90,10 @@ impl Picker {
         }
     }
 
-    pub(crate) fn offer(&mut self, rules: &KeepRules, mut line: MiddleLine) {
-        let undecided = rules.lines.matches(&line.bytes);
+    /// Offers the next line; `may_match` is false for a line known not to
+    /// match.
+    fn offer(&mut self, rules: &KeepRules, mut line: MiddleLine, may_match: bool) {
+        let undecided = may_match && rules.lines.matches(&line.bytes);
         if line.len > self.budget {
             // It can never be kept: only its length matters now.
             line.bytes = Vec::new();
@@ -157,8 +159,14 @@ impl Picker {
         true
     }
 
+    /// Whether no match waits for its context after: until the next match,
+    /// only the last `context` lines can matter.
+    fn waiting(&self) -> bool {
+        self.window.iter().any(|c| c.undecided)
+    }
+
     /// The kept lines in order, and how many matching lines did not fit.
-    pub(crate) fn into_kept(mut self) -> (Vec<MiddleLine>, u64) {
+    fn into_kept(mut self) -> (Vec<MiddleLine>, u64) {
         self.decide(true);
         let rest = self.window.into_iter().filter(|c| c.kept);
         self.kept.extend(rest.map(|c| c.line));
@@ -166,31 +174,45 @@ impl Picker {
     }
 }
 
-/// Assembles lines from bytes that arrive in order, with their offsets.
+/// Picks lines from the middle as its bytes arrive in order, from an
+/// offset `from` on: assembles them and offers them to a [`Picker`].
+///
+/// Between matches it skips: the matcher names the first place a match
+/// could start, the whole lines before it cannot match, and of those only
+/// the last `context` can still be kept (as context before a match), so
+/// the rest are only counted.
 #[derive(Debug)]
-pub(crate) struct LineFeed {
+pub(crate) struct Picking {
+    picker: Picker,
+    /// Lines starting before this are not in the middle.
+    from: u64,
+    /// The line being assembled: its first bytes (up to `limit`) and
+    /// length, its offset and its number in the capped stream.
     partial: Vec<u8>,
     partial_len: u64,
-    /// The offset of the line being assembled, and its number.
     start: u64,
     number: u64,
     limit: usize,
+    /// Reused by the matcher's search.
+    scratch: Vec<u8>,
 }
 
-impl LineFeed {
-    /// Starts at `offset`, where line `number` of the capped stream starts
-    /// (or continues: then `so_far` is what came before `offset`).
-    pub(crate) fn new(rules: &KeepRules, offset: u64, number: u64, so_far: &[u8]) -> LineFeed {
-        let limit = rules.line_limit();
-        let mut feed = LineFeed {
+impl Picking {
+    /// Starts at `from`, where line `number` of the capped stream starts
+    /// (or continues: then `so_far` is what came before `from`).
+    pub(crate) fn new(rules: &KeepRules, from: u64, number: u64, so_far: &[u8]) -> Picking {
+        let mut picking = Picking {
+            picker: Picker::new(rules),
+            from,
             partial: Vec::new(),
             partial_len: 0,
-            start: offset - so_far.len() as u64,
+            start: from - so_far.len() as u64,
             number,
-            limit,
+            limit: rules.line_limit(),
+            scratch: Vec::new(),
         };
-        feed.hold(so_far);
-        feed
+        picking.hold(so_far);
+        picking
     }
 
     fn hold(&mut self, bytes: &[u8]) {
@@ -200,60 +222,93 @@ impl LineFeed {
         self.partial_len += bytes.len() as u64;
     }
 
-    /// Feeds `bytes`; calls `line` for each line completed, with its
-    /// number in the capped stream.
-    pub(crate) fn feed(&mut self, mut bytes: &[u8], mut line: impl FnMut(u64, MiddleLine)) {
-        while let Some(end) = memchr(b'\n', bytes) {
-            self.hold(&bytes[..=end]);
-            let whole = MiddleLine {
-                start: self.start,
-                len: self.partial_len,
-                bytes: std::mem::take(&mut self.partial),
-                raw: (0, 0),
-            };
-            self.start += self.partial_len;
-            self.partial_len = 0;
-            line(self.number, whole);
-            self.number += 1;
-            bytes = &bytes[end + 1..];
+    /// The line held so far, whole now; `raw` gives the raw lines behind
+    /// a line number.
+    fn complete(&mut self, rules: &KeepRules, may_match: bool, raw: impl Fn(u64) -> (u64, u64)) {
+        let line = MiddleLine {
+            start: self.start,
+            len: self.partial_len,
+            bytes: std::mem::take(&mut self.partial),
+            raw: raw(self.number),
+        };
+        self.start += self.partial_len;
+        self.partial_len = 0;
+        if line.start >= self.from {
+            self.picker.offer(rules, line, may_match);
         }
-        self.hold(bytes);
+        self.number += 1;
     }
 
-    /// The stream ended: a last line without `\n` is whole too.
-    pub(crate) fn finish(&mut self, mut line: impl FnMut(u64, MiddleLine)) {
-        if self.partial_len > 0 {
-            let last = MiddleLine {
-                start: self.start,
-                len: self.partial_len,
-                bytes: std::mem::take(&mut self.partial),
-                raw: (0, 0),
+    /// Feeds `bytes`, the next of the middle.
+    pub(crate) fn feed(&mut self, rules: &KeepRules, mut bytes: &[u8], raw: impl Fn(u64) -> (u64, u64)) {
+        loop {
+            if self.partial_len == 0 && !self.picker.waiting() {
+                bytes = self.skip(rules, bytes, &raw);
+            }
+            let Some(end) = memchr(b'\n', bytes) else {
+                self.hold(bytes);
+                return;
             };
-            self.partial_len = 0;
-            line(self.number, last);
+            self.hold(&bytes[..=end]);
+            self.complete(rules, true, &raw);
+            bytes = &bytes[end + 1..];
         }
+    }
+
+    /// Goes past the whole lines at the start of `bytes` that cannot
+    /// match; what is left starts with the line where a match may be.
+    fn skip<'a>(&mut self, rules: &KeepRules, bytes: &'a [u8], raw: impl Fn(u64) -> (u64, u64)) -> &'a [u8] {
+        let searched = match rules.lines.candidate(bytes, &mut self.scratch) {
+            Some(at) => &bytes[..at],
+            None => bytes,
+        };
+        let clean = memrchr(b'\n', searched).map_or(0, |end| end + 1);
+        // The last `context` lines of the clean ones are offered, as
+        // lines that do not match; those before them only counted.
+        let mut context_from = clean;
+        for _ in 0..self.picker.context {
+            if context_from == 0 {
+                break;
+            }
+            context_from = memrchr(b'\n', &bytes[..context_from - 1]).map_or(0, |end| end + 1);
+        }
+        let (counted, offered) = (&bytes[..context_from], &bytes[context_from..clean]);
+        self.start += counted.len() as u64;
+        self.number += memchr_iter(b'\n', counted).count() as u64;
+        for line in offered.split_inclusive(|&byte| byte == b'\n') {
+            self.hold(line);
+            self.complete(rules, false, &raw);
+        }
+        &bytes[clean..]
+    }
+
+    /// The stream ended at the end of what was fed: a last line without
+    /// `\n` is whole too. The kept lines in order, and how many matching
+    /// lines did not fit.
+    pub(crate) fn finish(mut self, rules: &KeepRules, at_end: bool, raw: impl Fn(u64) -> (u64, u64)) -> (Vec<MiddleLine>, u64) {
+        if at_end && self.partial_len > 0 {
+            self.complete(rules, true, raw);
+        }
+        self.picker.into_kept()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use regex::bytes::RegexSet;
-
     use super::*;
 
     fn rules(patterns: &[&str], context: usize, budget: u64) -> KeepRules {
         KeepRules {
-            lines: KeepMatch::new(RegexSet::new(patterns).unwrap()),
+            lines: KeepMatch::new(patterns).unwrap(),
             context,
             budget,
         }
     }
 
     fn pick(rules: &KeepRules, text: &str) -> (Vec<String>, u64) {
-        let mut picker = Picker::new(rules);
-        let mut feed = LineFeed::new(rules, 0, 1, b"");
-        feed.feed(text.as_bytes(), |_, line| picker.offer(rules, line));
-        let (kept, hidden) = picker.into_kept();
+        let mut picking = Picking::new(rules, 0, 1, b"");
+        picking.feed(rules, text.as_bytes(), |_| (0, 0));
+        let (kept, hidden) = picking.finish(rules, true, |_| (0, 0));
         let kept = kept
             .iter()
             .map(|line| String::from_utf8_lossy(&line.bytes).into_owned())

@@ -24,7 +24,7 @@ use crate::format::Format;
 use crate::measure::{CharCount, Measure, RealCount, TokenCount, TokenTotal};
 use crate::report::{Cut, FormatReport, KeptLines};
 use head::HeadBuffer;
-use keep::{KeepRules, LineFeed, MiddleLine, Picker};
+use keep::{KeepRules, MiddleLine, Picking};
 use origins::Origins;
 use records::Records;
 
@@ -75,7 +75,7 @@ pub(crate) struct Capper {
 struct Keeping {
     rules: KeepRules,
     /// Started with the first byte evicted.
-    picking: Option<(LineFeed, Picker)>,
+    picking: Option<Picking>,
     /// The head cut it started from.
     h: u64,
 }
@@ -309,18 +309,15 @@ impl Capper {
 impl Keeping {
     /// Starts picking at the head cut h: the middle begins there, in the
     /// head buffer, and goes on in what the tail ring lets go of.
-    fn start(rules: &KeepRules, head: &[u8], h: u64, origins: &Origins) -> (LineFeed, Picker) {
+    fn start(rules: &KeepRules, head: &[u8], h: u64, origins: &Origins) -> Picking {
         let h_index = h as usize;
         // The line that holds h started before it: it is fed whole, and the
         // picker takes only lines starting at h or later.
         let line_start = memrchr(b'\n', &head[..h_index]).map_or(0, |p| p + 1);
         let number = 1 + memchr_iter(b'\n', &head[..h_index]).count() as u64;
-        let mut feed = LineFeed::new(rules, h, number, &head[line_start..h_index]);
-        let mut picker = Picker::new(rules);
-        feed.feed(&head[h_index..], |number, line| {
-            offer_from(rules, &mut picker, origins, h, number, line);
-        });
-        (feed, picker)
+        let mut picking = Picking::new(rules, h, number, &head[line_start..h_index]);
+        picking.feed(rules, &head[h_index..], |number| origins.raw_lines(number));
+        picking
     }
 
     /// Bytes the tail ring let go of. The first ones start the picking: the
@@ -328,22 +325,19 @@ impl Keeping {
     /// that [`Capper::finish`] makes; no later byte changes it).
     fn feed(&mut self, gone: &[u8], head: &HeadBuffer, budget: &Budget, origins: &Origins) {
         let Keeping { rules, picking, h } = self;
-        let (feed, picker) = picking.get_or_insert_with(|| {
+        let picking = picking.get_or_insert_with(|| {
             let cut = cut::head_cut(head.bytes(), u64::MAX, budget, head.line_limit_end());
             *h = cut.max(head.settled() as u64);
             Keeping::start(rules, head.bytes(), *h, origins)
         });
-        let from = *h;
-        feed.feed(gone, |number, line| {
-            offer_from(rules, picker, origins, from, number, line);
-        });
+        picking.feed(rules, gone, |number| origins.raw_lines(number));
     }
 
     /// The kept lines of the middle B[h:t]: the picking goes on through
     /// `rest` (the bytes up to t that are still in the buffers), and a last
     /// line cut off by the end of the stream counts when t = n.
     fn finish(
-        mut self,
+        self,
         joined_head: &[u8],
         h: u64,
         rest: &[u8],
@@ -351,38 +345,15 @@ impl Keeping {
         origins: &Origins,
     ) -> (Vec<KeptLines>, u64) {
         let rules = &self.rules;
-        let from = match self.picking {
-            // Started at the first eviction: the same h as now.
-            Some(_) => self.h,
-            None => h,
-        };
-        let (mut feed, mut picker) = match self.picking.take() {
+        // Started at the first eviction, it started from the same h as now.
+        let mut picking = match self.picking {
             Some(picking) => picking,
             None => Keeping::start(rules, &joined_head[..h as usize], h, origins),
         };
-        let mut offer = |number, line| offer_from(rules, &mut picker, origins, from, number, line);
-        feed.feed(rest, &mut offer);
-        if t_is_end {
-            feed.finish(&mut offer);
-        }
-        let (lines, hidden) = picker.into_kept();
+        let raw = |number| origins.raw_lines(number);
+        picking.feed(rules, rest, raw);
+        let (lines, hidden) = picking.finish(rules, t_is_end, raw);
         (group(lines), hidden)
-    }
-}
-
-/// Offers a whole line to the picker if it lies in the middle (starts at
-/// `from` or later), with the raw lines it stands for.
-fn offer_from(
-    rules: &KeepRules,
-    picker: &mut Picker,
-    origins: &Origins,
-    from: u64,
-    number: u64,
-    mut line: MiddleLine,
-) {
-    if line.start >= from {
-        line.raw = origins.raw_lines(number);
-        picker.offer(rules, line);
     }
 }
 

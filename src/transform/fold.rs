@@ -391,7 +391,6 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use regex::bytes::RegexSet;
 
     use super::*;
     use crate::transform::testing::{run, run_all_chunkings};
@@ -400,7 +399,7 @@ mod tests {
         FoldRules {
             classes: classes.iter().map(|c| Regex::new(c).unwrap()).collect(),
             protected: (!protected.is_empty())
-                .then(|| KeepMatch::new(RegexSet::new(protected).unwrap())),
+                .then(|| KeepMatch::new(protected).unwrap()),
         }
     }
 

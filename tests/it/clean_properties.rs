@@ -133,6 +133,7 @@ const PIECES: &[(usize, &[u8])] = &[
     (1, b"ok\n"),
     (1, b"TypeError\n"),
     (1, b"thread panicked\n"),
+    (1, b"x Failed 2 ErRoRs\n"),
     // Lines that fold: numbers, ids and spacing apart.
     (2, b"n 1\n"),
     (2, b"n 22\n"),
@@ -160,7 +161,8 @@ fn chunks() -> impl Strategy<Value = Vec<usize>> {
     prop::collection::vec(1usize..24, 1..6)
 }
 
-/// `--keep` patterns: words, anchors, classes, and one on an ESC byte.
+/// `--keep` patterns: words, anchors, classes, and one on an ESC byte;
+/// in any case (the matcher skips to lower-cased literals).
 fn patterns() -> impl Strategy<Value = Vec<String>> {
     let pattern = prop_oneof![
         Just("FAILED".to_string()),
@@ -169,6 +171,8 @@ fn patterns() -> impl Strategy<Value = Vec<String>> {
         Just("[é€]".to_string()),
         Just("\\x1b".to_string()),
         Just("a a".to_string()),
+        Just("(?i)fail(ed)?\\b".to_string()),
+        Just("[A-Z]rRoR|o[K]".to_string()),
     ];
     prop::collection::vec(pattern, 0..3)
 }
