@@ -74,7 +74,7 @@ unix_only! {
     mod error;
     mod escape;
     mod format;
-    mod keep_match;
+    mod line_match;
     mod measure;
     mod options;
     mod render;

@@ -10,7 +10,7 @@ use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
 use crate::format::{Format, FormatPlan};
-use crate::keep_match::KeepMatch;
+use crate::line_match::LineMatch;
 use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle};
@@ -481,7 +481,8 @@ impl Options {
             return Ok(None);
         }
         let classes = self.fold_patterns.iter().map(|pattern| {
-            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--fold-pattern", &err))
+            LineMatch::new(&[pattern])
+                .map_err(|err| invalid_pattern(pattern, "--fold-pattern", &err))
         });
         Ok(Some(FoldRules {
             classes: classes.collect::<Result<_, _>>()?,
@@ -554,7 +555,7 @@ impl Options {
         for pattern in &self.keep {
             Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--keep", &err))?;
         }
-        let lines = KeepMatch::new(&patterns)
+        let lines = LineMatch::new(&patterns)
             .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
         // A quarter of the budget in bytes (4 bytes a token).
         let max = match budget.measure {

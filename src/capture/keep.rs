@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use memchr::{memchr, memchr_iter, memrchr};
 
-use crate::keep_match::KeepMatch;
+use crate::line_match::LineMatch;
 
 /// Lines longer than this (or than the budget) are matched on their first
 /// bytes only; they could not be kept anyway.
@@ -21,7 +21,7 @@ const MATCHED_PREFIX: usize = 64 * 1024;
 #[derive(Clone, Debug)]
 pub(crate) struct KeepRules {
     /// The lines that match.
-    pub(crate) lines: KeepMatch,
+    pub(crate) lines: LineMatch,
     /// Lines kept before and after each match.
     pub(crate) context: usize,
     /// Bytes the kept lines may use in all.
@@ -299,7 +299,7 @@ mod tests {
 
     fn rules(patterns: &[&str], context: usize, budget: u64) -> KeepRules {
         KeepRules {
-            lines: KeepMatch::new(patterns).unwrap(),
+            lines: LineMatch::new(patterns).unwrap(),
             context,
             budget,
         }

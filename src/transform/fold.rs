@@ -14,10 +14,9 @@
 //! began; its first line has gone out already.
 
 use memchr::{memchr, memchr_iter};
-use regex::bytes::Regex;
 
 use super::{Emit, Ending, Transform, split_terminator};
-use crate::keep_match::KeepMatch;
+use crate::line_match::{Ahead, LineMatch};
 use crate::render::text::fold_marker;
 
 /// Lines up to this long are held back to be compared; longer ones are
@@ -33,9 +32,9 @@ const HEX_ID: usize = 8;
 pub(crate) struct FoldRules {
     /// `--fold-pattern`: a line's class is the first of these it matches;
     /// lines of one class are similar whatever else they hold.
-    pub(crate) classes: Vec<Regex>,
+    pub(crate) classes: Vec<LineMatch>,
     /// The lines that are never folded.
-    pub(crate) protected: Option<KeepMatch>,
+    pub(crate) protected: Option<LineMatch>,
 }
 
 pub(crate) struct Fold {
@@ -62,6 +61,9 @@ pub(crate) struct Fold {
     /// The current line outgrew [`MAX_COMPARED`]: passed on as it comes.
     passing: bool,
     changed: bool,
+    /// What each class's matcher, then the protected lines' matcher,
+    /// learnt of the chunk being pushed.
+    ahead: Vec<Ahead>,
 }
 
 /// What becomes of a whole line.
@@ -77,7 +79,6 @@ enum Step {
 impl Fold {
     pub(crate) fn new(rules: FoldRules, name_lines: bool) -> Fold {
         Fold {
-            rules,
             name_lines,
             raw: 0,
             last: Vec::new(),
@@ -89,40 +90,59 @@ impl Fold {
             partial: Vec::new(),
             passing: false,
             changed: false,
+            ahead: std::iter::repeat_with(Ahead::default)
+                .take(rules.classes.len() + 1)
+                .collect(),
+            rules,
         }
     }
 
-    fn class_of(&self, text: &[u8]) -> Option<usize> {
-        self.rules.classes.iter().position(|class| class.is_match(text))
+    /// Starts on a new chunk (see [`LineMatch::matches_in`]).
+    fn new_chunk(&mut self) {
+        self.ahead.iter_mut().for_each(Ahead::reset);
     }
 
-    fn is_protected(&self, text: &[u8]) -> bool {
-        self.rules
-            .protected
-            .as_ref()
-            .is_some_and(|protected| protected.matches(text))
+    /// The class of the whole line `chunk[start..end]`.
+    fn class_of(&mut self, chunk: &[u8], start: usize, end: usize) -> Option<usize> {
+        let Fold { rules, ahead, .. } = self;
+        (rules.classes.iter().zip(ahead.iter_mut()))
+            .position(|(class, ahead)| class.matches_in(chunk, start, end, ahead))
     }
 
-    /// Decides what becomes of `line`, a whole line.
-    fn step(&mut self, line: &[u8]) -> Step {
+    fn is_protected(&mut self, chunk: &[u8], start: usize, end: usize) -> bool {
+        let Fold { rules, ahead, .. } = self;
+        let (Some(protected), Some(ahead)) = (&rules.protected, ahead.last_mut()) else {
+            return false;
+        };
+        protected.matches_in(chunk, start, end, ahead)
+    }
+
+    /// Decides what becomes of the whole line `chunk[start..end]`; the
+    /// lines of a chunk are decided in order.
+    fn step(&mut self, chunk: &[u8], start: usize, end: usize) -> Step {
+        let line = &chunk[start..end];
         if line.len() > MAX_COMPARED {
             return Step::Show(None);
         }
-        let text = split_terminator(line).0;
-        let class = self.class_of(text);
+        let class = self.class_of(chunk, start, end);
         let similar = self.comparable
             && self.last_class == class
-            && (class.is_some() || similar(split_terminator(&self.last).0, text));
+            && (class.is_some()
+                || similar(split_terminator(&self.last).0, split_terminator(line).0));
         if !similar {
             return Step::Show(Some((class, None)));
         }
-        if self.is_protected(text) {
+        if self.is_protected(chunk, start, end) {
             return Step::Show(None);
         }
         if self.held == 0 {
             let free = match self.first_free {
                 Some(free) => free,
-                None => !self.is_protected(split_terminator(&self.last).0),
+                None => !self
+                    .rules
+                    .protected
+                    .as_ref()
+                    .is_some_and(|protected| protected.matches(&self.last)),
             };
             if !free {
                 // The first line stays alone; this one may start a run.
@@ -177,7 +197,8 @@ impl Fold {
 
     /// A whole line that arrived over several chunks.
     fn assembled_line(&mut self, line: &[u8], out: &mut dyn Emit) {
-        match self.step(line) {
+        self.new_chunk();
+        match self.step(line, 0, line.len()) {
             Step::Show(next) => {
                 self.end_run(out);
                 out.bytes(line);
@@ -229,13 +250,14 @@ impl Transform for Fold {
         }
         // Whole lines; `pending`: where lines shown but not yet emitted
         // begin.
+        self.new_chunk();
         let mut pending = at;
         let base = at;
         for newline in memchr_iter(b'\n', &input[base..]) {
             let (start, end) = (at, base + newline + 1);
             at = end;
             let line = &input[start..end];
-            match self.step(line) {
+            match self.step(input, start, end) {
                 Step::Show(next) => {
                     if self.held > 0 {
                         out.bytes(&input[pending..start]);
@@ -397,9 +419,9 @@ mod tests {
 
     fn rules(protected: &[&str], classes: &[&str]) -> FoldRules {
         FoldRules {
-            classes: classes.iter().map(|c| Regex::new(c).unwrap()).collect(),
+            classes: classes.iter().map(|c| LineMatch::new(&[c]).unwrap()).collect(),
             protected: (!protected.is_empty())
-                .then(|| KeepMatch::new(protected).unwrap()),
+                .then(|| LineMatch::new(protected).unwrap()),
         }
     }
 

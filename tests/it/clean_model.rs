@@ -432,7 +432,7 @@ pub fn masked(text: &[u8]) -> Vec<Masked> {
 
 /// Whether `--keep` or `--keep-errors` match a line: "matched on bytes,
 /// without the line's `\n` or `\r\n`".
-fn keep_matches(spec: &CleanSpec) -> impl Fn(&[u8]) -> bool {
+fn line_matches(spec: &CleanSpec) -> impl Fn(&[u8]) -> bool {
     let patterns: Vec<Regex> = spec
         .keep
         .iter()
@@ -457,7 +457,7 @@ pub fn fold(mut lines: Vec<Line>, spec: &CleanSpec) -> Vec<Line> {
         .is_some_and(|line| line.text.is_empty())
         .then(|| lines.pop())
         .flatten();
-    let protected = keep_matches(spec);
+    let protected = line_matches(spec);
     let classes: Vec<Regex> = spec
         .fold_patterns
         .iter()
@@ -699,8 +699,8 @@ pub fn says_error(line: &[u8]) -> bool {
 /// into the stream, ascending) and M, the matching lines not shown.
 /// README, "Keeping lines" (ambiguities 35, 36, 37).
 fn kept_lines(stream: &Stream, h: usize, t: usize, spec: &CleanSpec) -> (Vec<usize>, u64) {
-    let keep_matches = keep_matches(spec);
-    let matches = |i: usize| keep_matches(&stream.lines[i].text);
+    let line_matches = line_matches(spec);
+    let matches = |i: usize| line_matches(&stream.lines[i].text);
     // "the whole lines of the cut middle B[h:t] ... (a line straddling h or
     // t is not in the middle)".
     let in_middle = |i: usize| {
@@ -1610,7 +1610,7 @@ pub mod tests {
     }
 
     #[test]
-    fn keep_matches_without_the_line_end() {
+    fn line_matches_without_the_line_end() {
         // `ok$` matches "ok\r\n" and "ok\n" (the terminator is not part
         // of the line), and a pattern may match invalid UTF-8 bytes.
         let input = b"head\nok\r\nno\nok\n\xff\xfe\ntail\n";

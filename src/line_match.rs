@@ -1,12 +1,14 @@
-//! Which lines matter: what `--keep` and `--keep-errors` match, compiled
-//! once. Two stages ask it: the keep picker (capture/keep.rs) shows such
-//! lines from a cut middle, and `--fold` (transform/fold.rs) never folds
-//! them. One matcher, so that the two can never disagree on a line.
+//! Patterns matched against whole lines, compiled once: what `--keep` and
+//! `--keep-errors` match, which the keep picker (capture/keep.rs) shows
+//! from a cut middle and `--fold` (transform/fold.rs) never folds (one
+//! matcher, so that the two can never disagree on a line), and each
+//! `--fold-pattern`.
 //!
 //! Matching line by line costs a regex search per line; most lines of a
-//! log match nothing. So the matcher also finds, in a run of many lines,
-//! the first place where a match could start ([`KeepMatch::candidate`]):
-//! every match starts with one of a few literals, once ASCII letters are
+//! log match nothing. So a matcher also finds, in a run of many lines, the
+//! first line that could match ([`LineMatch::candidate`]): every match
+//! holds one of a few literals (those its pattern starts with, or those
+//! of a later part of it, whichever are longer), once ASCII letters are
 //! folded to lower case in both the patterns and the text, and one
 //! multi-literal search over the lower-cased text skips the lines in
 //! between. The regex crate's own prefilter cannot do that for
@@ -22,26 +24,27 @@ use regex_syntax::hir::{
 
 use crate::transform::split_terminator;
 
-/// Text lower-cased at a time for the literal search: bounds the scratch
-/// memory, and a candidate near the start costs little lower-casing.
+/// Text lower-cased at a time for the literal search, at first and at
+/// most: a candidate in the next line costs little lower-casing, and the
+/// scratch memory stays bounded.
+const FIRST_WINDOW: usize = 256;
 const CANDIDATE_WINDOW: usize = 16 * 1024;
 
-/// The `--keep` patterns, and [`KEEP_ERRORS`](crate::KEEP_ERRORS) with
-/// `--keep-errors`.
+/// Lines that match any of some patterns.
 #[derive(Clone, Debug)]
-pub(crate) struct KeepMatch {
+pub(crate) struct LineMatch {
     patterns: RegexSet,
-    /// Where a match may start; `None` when some pattern has no literal
-    /// every match starts with (every line is then a candidate).
-    starts: Option<AhoCorasick>,
+    /// Literals one of which every match holds; `None` when some pattern
+    /// has none (every line is then a candidate).
+    literals: Option<AhoCorasick>,
 }
 
-impl KeepMatch {
+impl LineMatch {
     /// Compiles `patterns` (already checked to be valid regexes).
-    pub(crate) fn new<S: AsRef<str>>(patterns: &[S]) -> Result<KeepMatch, regex::Error> {
-        Ok(KeepMatch {
+    pub(crate) fn new<S: AsRef<str>>(patterns: &[S]) -> Result<LineMatch, regex::Error> {
+        Ok(LineMatch {
             patterns: RegexSet::new(patterns)?,
-            starts: match_starts(patterns),
+            literals: required_literals(patterns),
         })
     }
 
@@ -51,62 +54,118 @@ impl KeepMatch {
         self.patterns.is_match(split_terminator(line).0)
     }
 
-    /// The offset in `text` of the first byte where a match could start:
-    /// no line that ends before it can match. `scratch` is reused.
+    /// An offset in `text` such that no line of `text` that ends before it
+    /// can match (`None`: no line that ends in `text`); the line that holds
+    /// it may. `scratch` is reused.
     pub(crate) fn candidate(&self, text: &[u8], scratch: &mut Vec<u8>) -> Option<usize> {
-        let Some(starts) = &self.starts else {
+        let Some(literals) = &self.literals else {
             return (!text.is_empty()).then_some(0);
         };
-        if starts.patterns_len() == 0 {
+        if literals.patterns_len() == 0 {
             // A pattern that can never match.
             return None;
         }
-        let longest = starts.max_pattern_len();
-        let mut from = 0;
+        let longest = literals.max_pattern_len();
+        let (mut from, mut size) = (0, FIRST_WINDOW);
         while from < text.len() {
-            // Windows overlap by a literal's length less one, so that no
-            // literal is split between two of them.
-            let end = (from + CANDIDATE_WINDOW).min(text.len());
-            let window = &text[from..end];
+            let end = from.saturating_add(size).min(text.len());
             scratch.clear();
-            scratch.extend(window.iter().map(u8::to_ascii_lowercase));
-            if let Some(found) = starts.find(&scratch[..]) {
+            scratch.extend(text[from..end].iter().map(u8::to_ascii_lowercase));
+            if let Some(found) = literals.find(&scratch[..]) {
                 return Some(from + found.start());
             }
             if end == text.len() {
                 break;
             }
+            // Windows overlap by a literal's length less one, so that no
+            // literal is split between two of them.
             from = end - (longest - 1).min(end - from - 1);
+            size = (size * 2).min(CANDIDATE_WINDOW);
         }
         None
     }
 }
 
-/// A searcher for the literals every match of `patterns` starts with, in
-/// lower case; `None` when there are none to search for.
-fn match_starts<S: AsRef<str>>(patterns: &[S]) -> Option<AhoCorasick> {
+/// What a matcher learnt of a chunk whose lines it is asked about in
+/// order (see [`LineMatch::matches_in`]).
+#[derive(Debug, Default)]
+pub(crate) struct Ahead {
+    /// No line that ends at or before this offset matches, from the line
+    /// where the search began on; `None`: not searched yet.
+    found: Option<usize>,
+    scratch: Vec<u8>,
+}
+
+impl Ahead {
+    /// A new chunk.
+    pub(crate) fn reset(&mut self) {
+        self.found = None;
+    }
+}
+
+impl LineMatch {
+    /// Whether the whole line `chunk[start..end]` matches, asked of the
+    /// lines of one chunk in order: the lines before the next candidate
+    /// are answered without a regex search.
+    pub(crate) fn matches_in(&self, chunk: &[u8], start: usize, end: usize, ahead: &mut Ahead) -> bool {
+        let found = match ahead.found {
+            Some(found) if found >= start => found,
+            _ => {
+                let rest = &chunk[start..];
+                let found = start + self.candidate(rest, &mut ahead.scratch).unwrap_or(rest.len());
+                *ahead.found.insert(found)
+            }
+        };
+        end > found && self.matches(&chunk[start..end])
+    }
+}
+
+/// A searcher for literals one of which every match of `patterns` holds,
+/// in lower case; `None` when some pattern has none worth searching for.
+fn required_literals<S: AsRef<str>>(patterns: &[S]) -> Option<AhoCorasick> {
     // The same syntax as `regex::bytes`: `(?-u)` may match any byte.
     let mut parser = regex_syntax::ParserBuilder::new().utf8(false).build();
     let mut literals = Vec::new();
     for pattern in patterns {
-        let hir = parser.parse(pattern.as_ref()).ok()?;
-        let mut seq = Extractor::new()
-            .kind(ExtractKind::Prefix)
-            .extract(&fold_ascii_case(&hir));
-        // "fail" stands for "fails" and "failed" too.
-        seq.optimize_for_prefix_by_preference();
-        for literal in seq.literals()? {
-            if literal.as_bytes().is_empty() {
-                // The pattern can match where nothing is written.
-                return None;
-            }
-            literals.push(literal.as_bytes().to_vec());
-        }
+        let hir = fold_ascii_case(&parser.parse(pattern.as_ref()).ok()?);
+        literals.extend(pattern_literals(&hir)?);
     }
     AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostFirst)
         .build(&literals)
         .ok()
+}
+
+/// The literals one of which every match of `hir` holds: those it starts
+/// with, or, for a concatenation, those that the rest from one of its
+/// parts on starts with (`^\S+\.py:` holds `.py:`), whichever set has the
+/// longest shortest literal (a rare word is skipped to faster than `=`).
+fn pattern_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let mut inner = hir;
+    while let HirKind::Capture(capture) = inner.kind() {
+        inner = &capture.sub;
+    }
+    let mut candidates = vec![hir.clone()];
+    if let HirKind::Concat(parts) = inner.kind() {
+        candidates.extend((1..parts.len()).map(|from| Hir::concat(parts[from..].to_vec())));
+    }
+    let mut best: Option<(usize, Vec<Vec<u8>>)> = None;
+    for candidate in candidates {
+        let mut seq = Extractor::new().kind(ExtractKind::Prefix).extract(&candidate);
+        // "fail" stands for "fails" and "failed" too.
+        seq.optimize_for_prefix_by_preference();
+        let Some(literals) = seq.literals() else {
+            continue;
+        };
+        // A shortest of 0: the pattern can match where nothing is
+        // written. None at all: it never matches.
+        let shortest = seq.min_literal_len().unwrap_or(usize::MAX);
+        if shortest > 0 && best.as_ref().is_none_or(|(length, _)| shortest > *length) {
+            let literals = literals.iter().map(|literal| literal.as_bytes().to_vec());
+            best = Some((shortest, literals.collect()));
+        }
+    }
+    best.map(|(_, literals)| literals)
 }
 
 /// `hir` with ASCII upper-case letters replaced by lower-case ones
@@ -171,13 +230,13 @@ mod tests {
     use crate::KEEP_ERRORS;
 
     fn searched(pattern: &str) -> bool {
-        match_starts(&[pattern]).is_some()
+        required_literals(&[pattern]).is_some()
     }
 
     #[test]
     fn keep_errors_starts_with_a_few_lower_case_words() {
-        let matcher = KeepMatch::new(&[KEEP_ERRORS]).unwrap();
-        let starts = matcher.starts.as_ref().expect("literals");
+        let matcher = LineMatch::new(&[KEEP_ERRORS]).unwrap();
+        let starts = matcher.literals.as_ref().expect("literals");
         // error, exception, fail, panic, traceback (and its Kelvin-sign
         // k), fatal, "E   ": not the 2^n case variants of each.
         assert!(starts.patterns_len() <= 10, "{}", starts.patterns_len());
@@ -194,11 +253,14 @@ mod tests {
             assert!(!searched(pattern), "{pattern}");
         }
         assert!(searched("(?i)warn"));
+        // A later part of the pattern holds a literal.
+        assert!(searched(r"^\S+\.py:\d+: \S"));
+        assert!(searched(r"(^x*(?:done|ok))"));
     }
 
     #[test]
     fn a_literal_across_two_windows_is_found() {
-        let matcher = KeepMatch::new(&["(?i)needle"]).unwrap();
+        let matcher = LineMatch::new(&["(?i)needle"]).unwrap();
         let mut scratch = Vec::new();
         for at in CANDIDATE_WINDOW - 8..CANDIDATE_WINDOW + 2 {
             let mut text = vec![b'x'; 3 * CANDIDATE_WINDOW];
@@ -212,7 +274,7 @@ mod tests {
     #[test]
     fn a_line_that_matches_is_never_skipped() {
         // Upper, lower and mixed case; classes; non-ASCII; bytes mode.
-        let cases: [(&str, &[u8]); 8] = [
+        let cases: [(&str, &[u8]); 10] = [
             ("(?i)error", b"xx ErRoR"),
             ("ERROR", b"an ERROR here"),
             ("[A-C]x", b"--Bx"),
@@ -221,10 +283,12 @@ mod tests {
             ("(?-u:\\xFF)A", b"\xffA"),
             ("^E   ", b"E   x"),
             ("(?i:fail(s|ed)?)\\b", b"all FAILED"),
+            (r"(?i)^\S+\.Py:\d+: \S", b"a/b.PY:12: x"),
+            (r"^=+ .*\b(passed|failed)\b", b"=== 3 passed"),
         ];
         let mut scratch = Vec::new();
         for (pattern, line) in cases {
-            let matcher = KeepMatch::new(&[pattern]).unwrap();
+            let matcher = LineMatch::new(&[pattern]).unwrap();
             assert!(matcher.matches(line), "{pattern}");
             let at = matcher.candidate(line, &mut scratch);
             assert!(at.is_some(), "{pattern} on {line:?}");
