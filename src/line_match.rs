@@ -294,4 +294,47 @@ mod tests {
             assert!(at.is_some(), "{pattern} on {line:?}");
         }
     }
+
+    /// Patterns built from pieces that make the literal search matter:
+    /// case, classes, repetitions, anchors, alternations, non-ASCII.
+    fn pattern() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let piece = prop::sample::select(vec![
+            "err", "ERR", "(?i)fail", "[A-C]x", "x+", r"\d+", "^", "$", r"\b", ".", "(a|bc)",
+            "\u{e9}", "(?i)\u{e9}", "K", "(?i)k", r"\S+", "ok?", "(?i:ab|Cd)", "=+ ", "[^a]",
+        ]);
+        let concat = prop::collection::vec(piece, 1..4).prop_map(|pieces| pieces.concat());
+        prop::collection::vec(concat, 1..3).prop_map(|branches| branches.join("|"))
+    }
+
+    fn text() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let piece = prop::sample::select(vec![
+            "err", "ErR", "FAIL", "fail", "Bx", "bx", "xx", "12", " ", "\n", "\n", "\r\n",
+            "\u{e9}", "\u{c9}", "\u{212a}", "a", "bc", "ok", "o", "cD", "== ", "K", "k",
+        ]);
+        prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat().into_bytes())
+    }
+
+    proptest::proptest! {
+        /// Skipping to candidates answers every line as matching it
+        /// would.
+        #[test]
+        fn skipping_never_changes_which_lines_match(pattern in pattern(), text in text()) {
+            let Ok(matcher) = LineMatch::new(&[&pattern]) else {
+                return Ok(());
+            };
+            let mut ahead = Ahead::default();
+            let mut start = 0;
+            for line in text.split_inclusive(|&byte| byte == b'\n') {
+                let end = start + line.len();
+                proptest::prop_assert_eq!(
+                    matcher.matches_in(&text, start, end, &mut ahead),
+                    matcher.matches(line),
+                    "{:?} on line {:?}", pattern, String::from_utf8_lossy(line)
+                );
+                start = end;
+            }
+        }
+    }
 }
