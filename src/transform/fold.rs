@@ -333,36 +333,64 @@ fn token(line: &[u8], at: usize) -> (Token, usize) {
     let Some(&byte) = line.get(at) else {
         return (Token::End, at);
     };
-    if byte.is_ascii_hexdigit() && (at == 0 || !line[at - 1].is_ascii_hexdigit()) {
-        let hex = run(line, at, |b| b.is_ascii_hexdigit());
+    let class = CLASS[usize::from(byte)];
+    if class & HEX != 0 && (at == 0 || CLASS[usize::from(line[at - 1])] & HEX == 0) {
+        let hex = run(line, at, HEX);
         if hex >= HEX_ID {
             return (Token::Number, at + hex);
         }
     }
-    if byte.is_ascii_digit() {
-        let mut end = at + run(line, at, |b| b.is_ascii_digit());
+    if class & DIGIT != 0 {
+        let mut end = at + run(line, at, DIGIT);
         if line.get(end) == Some(&b'.') && line.get(end + 1).is_some_and(u8::is_ascii_digit) {
-            end += 1 + run(line, end + 1, |b| b.is_ascii_digit());
+            end += 1 + run(line, end + 1, DIGIT);
         }
         return (Token::Number, end);
     }
-    if byte == b' ' || byte == b'\t' {
-        return (Token::Space, at + run(line, at, |b| b == b' ' || b == b'\t'));
+    if class & SPACE != 0 {
+        return (Token::Space, at + run(line, at, SPACE));
     }
     (Token::Byte(byte), at + 1)
 }
 
-/// How many bytes of `line` from `from` on are `of` (generic, so that the
-/// test is inlined: this runs for every byte near a difference).
-fn run(line: &[u8], from: usize, of: impl Fn(u8) -> bool) -> usize {
-    line[from..].iter().take_while(|&&byte| of(byte)).count()
+/// Byte classes, as bits of [`CLASS`]: one table lookup where two or
+/// three comparisons would be (this runs for every byte near a
+/// difference).
+const HEX: u8 = 1;
+const DIGIT: u8 = 2;
+const SPACE: u8 = 4;
+/// `.`: a maskable byte that is none of the others.
+const DOT: u8 = 8;
+const CLASS: [u8; 256] = {
+    let mut class = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        class[byte] = match b {
+            b'0'..=b'9' => HEX | DIGIT,
+            b'a'..=b'f' | b'A'..=b'F' => HEX,
+            b' ' | b'\t' => SPACE,
+            b'.' => DOT,
+            _ => 0,
+        };
+        byte += 1;
+    }
+    class
+};
+
+/// How many bytes of `line` from `from` on are of one of the `classes`.
+fn run(line: &[u8], from: usize, classes: u8) -> usize {
+    line[from..]
+        .iter()
+        .take_while(|&&byte| CLASS[usize::from(byte)] & classes != 0)
+        .count()
 }
 
 /// Whether a byte can be part of a number or a space run: a token that
 /// holds a differing byte starts at the first of the run of these before
 /// it.
 fn maskable(byte: u8) -> bool {
-    byte.is_ascii_hexdigit() || matches!(byte, b'.' | b' ' | b'\t')
+    CLASS[usize::from(byte)] != 0
 }
 
 /// Whether two lines (without their terminators) are equal after masking.
@@ -399,12 +427,15 @@ fn similar(a: &[u8], b: &[u8]) -> bool {
 
 /// How many bytes `a` and `b` share at their start: eight at a time
 /// while they can (a word compare, where a byte loop would not be
-/// vectorized), then byte by byte.
+/// vectorized; the first differing byte of a word is its lowest set bit
+/// of the two words' xor), then byte by byte.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let mut same = 0;
     for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        if x != y {
-            break;
+        let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+        let differ = word(x) ^ word(y);
+        if differ != 0 {
+            return same + (differ.trailing_zeros() / 8) as usize;
         }
         same += 8;
     }
