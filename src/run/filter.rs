@@ -52,7 +52,10 @@ pub(super) fn run<W: Close>(
     let mut problems = if read_ahead {
         read_on_a_thread(inputs, &interruption, consume)
     } else {
-        read(inputs, &interruption, consume)
+        let mut consume = consume;
+        read(inputs, &interruption, CHUNK_SIZE, |buffer, len| {
+            consume(&buffer[..len])
+        })
     };
     // An input shorter than the sniff chooses with what there is.
     if sniffing.is_some() {
@@ -86,17 +89,19 @@ fn start<W: Close>(sniff: Option<Sniff>, output: &mut Printed<W>) -> (Option<Str
     (name, feed(output, &held))
 }
 
-/// Reads the inputs in order through one buffer into `consume`, until it
-/// says stop or a signal interrupts; returns the inputs that failed, and
-/// as warnings the files that shrank while being read (truncated by
-/// another program: what was read is all there is).
+/// Reads the inputs in order through one buffer into `consume` (which may
+/// take the buffer: see [`pump`]), until it says stop or a signal
+/// interrupts; returns the inputs that failed, and as warnings the files
+/// that shrank while being read (truncated by another program: what was
+/// read is all there is).
 fn read(
     inputs: &[Input],
     interruption: &Interruption,
-    mut consume: impl FnMut(&[u8]) -> Flow,
+    chunk_size: usize,
+    mut consume: impl FnMut(&mut Vec<u8>, usize) -> Flow,
 ) -> Problems {
     let mut problems = Problems::default();
-    let mut buffer = vec![0; CHUNK_SIZE];
+    let mut buffer = vec![0; chunk_size];
     for input in inputs {
         let result = match input {
             Input::Stdin => pump(
@@ -109,9 +114,9 @@ fn read(
                 let flow = pump(
                     &mut Interruptible::new(&file, interruption),
                     &mut buffer,
-                    |chunk: &[u8]| {
-                        read = read.saturating_add(chunk.len() as u64);
-                        consume(chunk)
+                    |buffer: &mut Vec<u8>, len| {
+                        read = read.saturating_add(len as u64);
+                        consume(buffer, len)
                     },
                 )?;
                 if let Ok(metadata) = file.metadata()
@@ -145,35 +150,38 @@ fn read(
 }
 
 /// Chunks read ahead and not yet consumed: enough to keep both threads
-/// busy, few enough to bound memory (each is [`CHUNK_SIZE`]).
+/// busy, few enough to bound memory.
 const CHUNKS_IN_FLIGHT: usize = 4;
+
+/// The size of a chunk read ahead: each one handed over costs the threads
+/// a wake-up, so they are larger than [`CHUNK_SIZE`].
+const READ_AHEAD_CHUNK: usize = 2 * CHUNK_SIZE;
 
 /// [`read`] on a thread of its own, for streams whose cleaning costs CPU:
 /// the kernel's copy of the next chunks then overlaps the work on this
-/// one. Buffers go back to the reader to be refilled, so memory stays at
-/// a few chunks.
+/// one. Each buffer read into is handed over whole (not copied) and goes
+/// back to the reader to be refilled, so memory stays at a few chunks.
 fn read_on_a_thread(
     inputs: &[Input],
     interruption: &Interruption,
     mut consume: impl FnMut(&[u8]) -> Flow,
 ) -> Problems {
-    let (full, filled) = mpsc::sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
+    let (full, filled) = mpsc::sync_channel::<(Vec<u8>, usize)>(CHUNKS_IN_FLIGHT);
     let (empty, emptied) = mpsc::channel::<Vec<u8>>();
     thread::scope(|scope| {
         let reader = scope.spawn(move || {
-            read(inputs, interruption, |chunk| {
-                let mut copy = emptied.try_recv().unwrap_or_default();
-                copy.clear();
-                copy.extend_from_slice(chunk);
+            read(inputs, interruption, READ_AHEAD_CHUNK, |buffer, len| {
+                let refill = emptied.try_recv().unwrap_or_else(|_| vec![0; READ_AHEAD_CHUNK]);
+                let chunk = std::mem::replace(buffer, refill);
                 // The consumer hung up: it wants no more.
-                match full.send(copy) {
+                match full.send((chunk, len)) {
                     Ok(()) => Flow::Continue,
                     Err(_) => Flow::Stop,
                 }
             })
         });
-        for chunk in filled.iter() {
-            let flow = consume(&chunk);
+        for (chunk, len) in filled.iter() {
+            let flow = consume(&chunk[..len]);
             // The reader may have finished; then the buffer is just freed.
             let _ = empty.send(chunk);
             if flow == Flow::Stop {

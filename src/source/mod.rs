@@ -49,18 +49,21 @@ pub(crate) enum Flow {
     Stop,
 }
 
-/// Reads `reader` to its end in fixed-size chunks through one reused buffer,
-/// retrying interrupted reads, until the consumer says stop.
+/// Reads `reader` to its end in fixed-size chunks through one reused buffer
+/// (each read fills at most its length), retrying interrupted reads, until
+/// the consumer says stop. The consumer is given the buffer and how much
+/// of it was read: it may take the buffer away (to work on it elsewhere
+/// with no copy), leaving another of the same length in its place.
 pub(crate) fn pump(
     reader: &mut impl Read,
-    buffer: &mut [u8],
-    mut consume: impl FnMut(&[u8]) -> Flow,
+    buffer: &mut Vec<u8>,
+    mut consume: impl FnMut(&mut Vec<u8>, usize) -> Flow,
 ) -> io::Result<Flow> {
     loop {
         match reader.read(buffer) {
             Ok(0) => return Ok(Flow::Continue),
             Ok(len) => {
-                if consume(&buffer[..len]) == Flow::Stop {
+                if consume(buffer, len) == Flow::Stop {
                     return Ok(Flow::Stop);
                 }
             }
@@ -154,9 +157,11 @@ mod tests {
             interrupt_next: false,
         };
         let mut seen = Vec::new();
-        let mut buffer = [0; 4];
-        let flow = pump(&mut reader, &mut buffer, |chunk| {
-            seen.extend_from_slice(chunk);
+        let mut buffer = vec![0; 4];
+        let flow = pump(&mut reader, &mut buffer, |buffer, len| {
+            seen.extend_from_slice(&buffer[..len]);
+            // Taken away: the next read goes into another buffer.
+            *buffer = vec![0; 4];
             Flow::Continue
         })
         .unwrap();
@@ -167,8 +172,8 @@ mod tests {
     fn the_consumer_can_stop_the_reading() {
         let mut reader = &b"abcdefgh"[..];
         let mut chunks = 0;
-        let mut buffer = [0; 3];
-        let flow = pump(&mut reader, &mut buffer, |_| {
+        let mut buffer = vec![0; 3];
+        let flow = pump(&mut reader, &mut buffer, |_, _| {
             chunks += 1;
             Flow::Stop
         })
@@ -184,7 +189,7 @@ mod tests {
                 Err(io::Error::other("device gone"))
             }
         }
-        let err = pump(&mut Broken, &mut [0; 8], |_| Flow::Continue).unwrap_err();
+        let err = pump(&mut Broken, &mut vec![0; 8], |_, _| Flow::Continue).unwrap_err();
         assert_eq!(err.to_string(), "device gone");
     }
 }
