@@ -159,8 +159,8 @@ impl Picker {
         true
     }
 
-    /// Whether no match waits for its context after: until the next match,
-    /// only the last `context` lines can matter.
+    /// Whether a match waits for its context after. While none does, only
+    /// the last `context` lines can matter until the next match.
     fn waiting(&self) -> bool {
         self.window.iter().any(|c| c.undecided)
     }
