@@ -60,6 +60,8 @@ pub(crate) fn pump(
     mut consume: impl FnMut(&mut Vec<u8>, usize) -> Flow,
 ) -> io::Result<Flow> {
     loop {
+        // An empty buffer would read as the end of the input.
+        debug_assert!(!buffer.is_empty());
         match reader.read(buffer) {
             Ok(0) => return Ok(Flow::Continue),
             Ok(len) => {
