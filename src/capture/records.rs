@@ -24,13 +24,28 @@ pub(crate) struct Records {
     /// The stream's first bytes, for `auto`.
     start: Vec<u8>,
     diff: bool,
+    starts: Starts,
+    /// Records the ring let go of: in the middle.
+    middle: Tally,
+}
+
+/// The records whose starts the buffers still reach.
+struct Starts {
     head_capacity: u64,
     /// Records starting within the head buffer's reach.
     head: Vec<Event>,
     /// Records starting in the tail ring (or not yet let go of).
     ring: VecDeque<Event>,
-    /// Records the ring let go of: in the middle.
-    middle: Tally,
+}
+
+impl Starts {
+    fn file(&mut self, event: Event) {
+        if event.offset < self.head_capacity {
+            self.head.push(event);
+        } else {
+            self.ring.push_back(event);
+        }
+    }
 }
 
 impl Records {
@@ -47,9 +62,11 @@ impl Records {
             auto,
             start: Vec::new(),
             diff,
-            head_capacity,
-            head: Vec::new(),
-            ring: VecDeque::new(),
+            starts: Starts {
+                head_capacity,
+                head: Vec::new(),
+                ring: VecDeque::new(),
+            },
             middle: Tally::default(),
         })
     }
@@ -60,25 +77,15 @@ impl Records {
             self.start.extend_from_slice(&chunk[..take]);
         }
         let Records {
-            scanner,
-            head_capacity,
-            head,
-            ring,
-            ..
+            scanner, starts, ..
         } = self;
-        scanner.push(chunk, &mut |event| {
-            if event.offset < *head_capacity {
-                head.push(event);
-            } else {
-                ring.push_back(event);
-            }
-        });
+        scanner.push(chunk, &mut |event| starts.file(event));
     }
 
     /// The ring let go of everything before `evicted_to`.
     pub(crate) fn evicted_to(&mut self, evicted_to: u64) {
-        while self.ring.front().is_some_and(|event| event.offset < evicted_to) {
-            if let Some(event) = self.ring.pop_front() {
+        while self.starts.ring.front().is_some_and(|event| event.offset < evicted_to) {
+            if let Some(event) = self.starts.ring.pop_front() {
                 self.middle.add(&event.record);
             }
         }
@@ -91,20 +98,10 @@ impl Records {
             return None;
         }
         let Records {
-            scanner,
-            head_capacity,
-            head,
-            ring,
-            ..
+            scanner, starts, ..
         } = self;
-        scanner.finish(&mut |event| {
-            if event.offset < *head_capacity {
-                head.push(event);
-            } else {
-                ring.push_back(event);
-            }
-        });
-        let offsets = self.head.iter().chain(&self.ring).map(|event| event.offset);
+        scanner.finish(&mut |event| starts.file(event));
+        let offsets = starts.head.iter().chain(&starts.ring).map(|event| event.offset);
         Some(offsets.collect())
     }
 
@@ -112,7 +109,7 @@ impl Records {
     pub(crate) fn report(&self, cut: Option<(u64, u64)>, head: &[u8]) -> FormatReport {
         if !self.diff {
             let header_row = cut.and_then(|(h, t)| {
-                let end = self.head.first().map(|event| event.offset)?;
+                let end = self.starts.head.first().map(|event| event.offset)?;
                 (end <= h && t > h).then(|| head[..end as usize].to_vec())
             });
             return FormatReport::Csv(CsvReport { header_row });
@@ -122,11 +119,11 @@ impl Records {
         };
         let mut tally = Tally::default();
         let in_middle = |event: &&Event| (h..t).contains(&event.offset);
-        for event in self.head.iter().filter(in_middle) {
+        for event in self.starts.head.iter().filter(in_middle) {
             tally.add(&event.record);
         }
         tally.append(&self.middle);
-        for event in self.ring.iter().filter(in_middle) {
+        for event in self.starts.ring.iter().filter(in_middle) {
             tally.add(&event.record);
         }
         FormatReport::Diff(DiffReport {

@@ -2,18 +2,7 @@
 //! runner output against the same tools without colour, a progress bar),
 //! and the byte-level cases of the README's "Cleaning" section.
 
-use crate::common::{TempDir, assert_output, repeated, toolcap, truncated};
-
-/// toolcap's stdout for `args` on `input`, which must succeed.
-fn run(args: &[&str], input: &[u8]) -> Vec<u8> {
-    let output = toolcap()
-        .args(args)
-        .write_stdin(input.to_vec())
-        .output()
-        .expect("run toolcap");
-    assert!(output.status.success(), "{output:?}");
-    output.stdout
-}
+use crate::common::{TempDir, assert_output, repeated, stdout_of, toolcap, truncated};
 
 /// `expected` with the header's `Cleaned:` line added after its second line.
 fn with_cleaned_line(expected: &[u8], raw: usize, cleaned: usize) -> Vec<u8> {
@@ -42,8 +31,8 @@ fn coloured_compiler_output_strips_to_the_plain_output() {
     assert!(coloured.contains(&0x1b), "rustc printed no colour");
     assert_ne!(coloured.len(), plain.len());
     // Same budget, same cuts: the cleaned coloured log is the plain log.
-    let from_plain = run(&["--max", "2k"], &plain);
-    let from_coloured = run(&["--max", "2k", "--strip-ansi"], &coloured);
+    let from_plain = stdout_of(&["--max", "2k"], &plain);
+    let from_coloured = stdout_of(&["--max", "2k", "--strip-ansi"], &coloured);
     assert_eq!(
         String::from_utf8_lossy(&from_coloured),
         String::from_utf8_lossy(&with_cleaned_line(&from_plain, coloured.len(), plain.len()))
@@ -77,8 +66,8 @@ fn coloured_test_runner_output_strips_to_the_plain_output() {
     };
     let (coloured, plain) = (run_tests(true), run_tests(false));
     let args = ["--max", "1k", "--keep", "FAILED"];
-    let from_plain = run(&args, &plain);
-    let from_coloured = run(&[&args[..], &["--strip-ansi"]].concat(), &coloured);
+    let from_plain = stdout_of(&args, &plain);
+    let from_coloured = stdout_of(&[&args[..], &["--strip-ansi"]].concat(), &coloured);
     assert_eq!(
         from_coloured,
         with_cleaned_line(&from_plain, coloured.len(), plain.len())
@@ -114,7 +103,7 @@ fn a_squeezed_run_is_counted_in_raw_lines() {
     input.extend_from_slice(b"d\ne\nf\n");
     let dir = TempDir::new("squeeze-raw-lines");
     let spill = dir.join("full");
-    let stdout = run(
+    let stdout = stdout_of(
         &[
             "--squeeze",
             "--max",
@@ -173,7 +162,7 @@ fn kept_lines_come_from_the_middle_only_and_every_byte_is_counted() {
     }
     input.extend_from_slice(b"FAILED last\n");
     // 13 + 58 * 15 + 12 = 895 bytes; head 13 ("FAILED first\n"), tail 12.
-    let stdout = run(
+    let stdout = stdout_of(
         &[
             "--head",
             "13",
@@ -213,7 +202,7 @@ fn matching_lines_beyond_keep_max_are_counted() {
     input.extend_from_slice(b"end\n");
     // 6 + 10 * (8 + 50) + 4 = 590 bytes. Each "error N\n" is 8 bytes: a
     // 20-byte keep budget holds two, the middle's other 564 bytes are gaps.
-    let stdout = run(
+    let stdout = stdout_of(
         &[
             "--head",
             "6",
@@ -262,7 +251,7 @@ fn binary_input_becomes_one_line_naming_the_spill_file() {
     assert_eq!(std::fs::read(&spill).expect("spill"), binary);
     // A --spill-dir file is kept: the summary names it.
     let spill_dir = dir.join("store");
-    let stdout = run(
+    let stdout = stdout_of(
         &["--clean", "--spill-dir", &spill_dir.display().to_string()],
         &binary,
     );
@@ -286,7 +275,7 @@ fn cuts_never_land_inside_an_escape_sequence() {
     // tail's 6 bytes (t = 12) would start inside ESC[0m (bytes 11-14); it
     // moves forward past it, to 15. 18 bytes, 13 left out.
     let input = b"ab\x1b[31mcdef\x1b[0mgh\n";
-    let stdout = run(&["--cut", "bytes", "--head", "4", "--tail", "6"], input);
+    let stdout = stdout_of(&["--cut", "bytes", "--head", "4", "--tail", "6"], input);
     assert_eq!(
         String::from_utf8_lossy(&stdout),
         "Warning: truncated output (original token count: 5)\n\
@@ -303,7 +292,7 @@ fn a_marker_after_coloured_text_resets_the_colour_first() {
     // The head keeps "\x1b[31mred 1\n" (red is still on): the marker line
     // starts with ESC[0m. Plain text never gets it.
     let input = b"\x1b[31mred 1\nred 2\nred 3\x1b[0m\nplain\n";
-    let stdout = run(&["--head", "11", "--tail", "6"], input);
+    let stdout = stdout_of(&["--head", "11", "--tail", "6"], input);
     assert_eq!(
         String::from_utf8_lossy(&stdout),
         "Warning: truncated output (original token count: 9)\n\
@@ -313,7 +302,7 @@ fn a_marker_after_coloured_text_resets_the_colour_first() {
          \x1b[0m[... 16 bytes truncated ...]\n\
          plain\n"
     );
-    let plain = run(
+    let plain = stdout_of(
         &["--head", "6", "--tail", "6"],
         b"red 1\nred 2\nred 3\nplain\n",
     );

@@ -36,6 +36,17 @@ pub fn std_toolcap() -> StdCommand {
     command
 }
 
+/// toolcap's stdout for `args` on `input`; the run must succeed.
+pub fn stdout_of(args: &[&str], input: &[u8]) -> Vec<u8> {
+    let output = toolcap()
+        .args(args)
+        .write_stdin(input.to_vec())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success(), "{output:?}");
+    output.stdout
+}
+
 /// Runs toolcap with `args` on `input` and expects success and exactly
 /// `expected` on stdout.
 pub fn assert_output(args: &[&str], input: impl Into<Vec<u8>>, expected: impl Into<Vec<u8>>) {

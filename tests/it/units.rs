@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-use crate::common::{assert_output, toolcap};
+use crate::common::{assert_output, stdout_of, toolcap};
 
 /// The tokenizer's own count of `bytes`, read as a harness would decode
 /// them (invalid UTF-8 as U+FFFD).
@@ -15,16 +15,6 @@ fn o200k(bytes: &[u8]) -> u64 {
 
 fn cl100k(bytes: &[u8]) -> u64 {
     bpe_openai::cl100k_base().count(String::from_utf8_lossy(bytes).as_ref()) as u64
-}
-
-fn stdout(args: &[&str], input: &[u8]) -> Vec<u8> {
-    let output = toolcap()
-        .args(args)
-        .write_stdin(input.to_vec())
-        .output()
-        .expect("run toolcap");
-    assert!(output.status.success(), "{output:?}");
-    output.stdout
 }
 
 /// The header's `original token count`, as printed (`~N` when estimated).
@@ -83,7 +73,7 @@ fn samples() -> Vec<Vec<u8>> {
 fn the_header_counts_what_the_tokenizer_counts() {
     for sample in samples() {
         for (name, count) in [("o200k", o200k as fn(&[u8]) -> u64), ("cl100k", cl100k)] {
-            let output = stdout(&["--max", "200", "--tokenizer", name], &sample);
+            let output = stdout_of(&["--max", "200", "--tokenizer", name], &sample);
             assert_eq!(header_count(&output), count(&sample).to_string(), "{name}");
         }
     }
@@ -102,7 +92,7 @@ fn heads_and_tails_are_the_longest_within_their_token_budgets() {
                 "bytes",
                 "--no-header",
             ];
-            let output = stdout(&args, &sample);
+            let output = stdout_of(&args, &sample);
             assert_longest(
                 &sample,
                 cuts(&sample, &output),
@@ -182,7 +172,7 @@ proptest! {
 
     #[test]
     fn any_text_is_cut_within_the_token_budget(input in text(), budget in 0u64..80) {
-        let output = stdout(
+        let output = stdout_of(
             &["--tokens", &budget.to_string(), "--tokenizer", "o200k", "--cut", "bytes",
               "--no-header"],
             &input,
@@ -200,7 +190,7 @@ fn lines_mode_gives_up_at_most_a_quarter_of_the_bytes() {
     let log: String = (1..=200)
         .map(|i| format!("line number {i}: status ok\n"))
         .collect();
-    let output = stdout(
+    let output = stdout_of(
         &["--tokens", "100", "--tokenizer", "o200k", "--no-header"],
         log.as_bytes(),
     );
@@ -224,7 +214,7 @@ fn past_the_count_limit_the_count_is_extrapolated_and_marked() {
     let line = b"error: x\n";
     let input = line.repeat(1000);
     let per_line = o200k(line);
-    let output = stdout(
+    let output = stdout_of(
         &[
             "--max",
             "100",
@@ -237,7 +227,7 @@ fn past_the_count_limit_the_count_is_extrapolated_and_marked() {
     );
     assert_eq!(header_count(&output), format!("~{}", per_line * 1000));
     // Within the limit: exact, unmarked.
-    let output = stdout(&["--max", "100", "--tokenizer", "o200k"], &input);
+    let output = stdout_of(&["--max", "100", "--tokenizer", "o200k"], &input);
     assert_eq!(header_count(&output), o200k(&input).to_string());
 }
 
@@ -245,13 +235,13 @@ fn past_the_count_limit_the_count_is_extrapolated_and_marked() {
 fn a_10_mb_line_is_counted_and_cut() {
     // Words: breaks between a letter and a space, so the count is exact.
     let words = b"token ".repeat(10 * 1024 * 1024 / 6);
-    let output = stdout(&["--tokens", "40", "--tokenizer", "o200k"], &words);
+    let output = stdout_of(&["--tokens", "40", "--tokenizer", "o200k"], &words);
     assert_eq!(header_count(&output), o200k(&words).to_string());
     // One letter repeated: no place where pieces surely break, so the count
     // is taken in 1 MiB parts and marked as an estimate; the cut still
     // keeps its budgets.
     let letters = vec![b'a'; 10 * 1024 * 1024];
-    let output = stdout(
+    let output = stdout_of(
         &["--tokens", "40", "--tokenizer", "o200k", "--cut", "bytes"],
         &letters,
     );
@@ -263,10 +253,10 @@ fn a_10_mb_line_is_counted_and_cut() {
 #[test]
 fn the_default_tokenizer_is_four_bytes_a_token() {
     let log: String = (1..=100).map(|i| format!("line {i}\n")).collect();
-    let default = stdout(&["--tokens", "20"], log.as_bytes());
+    let default = stdout_of(&["--tokens", "20"], log.as_bytes());
     assert_eq!(
         default,
-        stdout(&["--tokens", "20", "--tokenizer", "approx"], log.as_bytes())
+        stdout_of(&["--tokens", "20", "--tokenizer", "approx"], log.as_bytes())
     );
     assert_eq!(header_count(&default), log.len().div_ceil(4).to_string());
     // The environment sets the default; the option wins.
@@ -295,7 +285,7 @@ fn the_default_tokenizer_is_four_bytes_a_token() {
 #[test]
 fn the_json_report_names_the_tokenizer_and_an_estimate() {
     let input = b"error: x\n".repeat(1000);
-    let output = stdout(
+    let output = stdout_of(
         &[
             "--max",
             "100",
@@ -311,7 +301,7 @@ fn the_json_report_names_the_tokenizer_and_an_estimate() {
     assert_eq!(report["tokenizer"], "o200k");
     assert_eq!(report["tokens_estimated"], true);
     assert_eq!(report["tokens"], o200k(b"error: x\n") * 1000);
-    let plain: serde_json::Value = serde_json::from_slice(&stdout(&["--json"], b"a\n")).unwrap();
+    let plain: serde_json::Value = serde_json::from_slice(&stdout_of(&["--json"], b"a\n")).unwrap();
     assert_eq!(plain["tokenizer"], "approx");
     assert_eq!(plain["tokens_estimated"], false);
 }
