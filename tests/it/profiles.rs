@@ -519,7 +519,16 @@ fn git_diff_in_wrap_mode_is_cut_at_hunks_with_its_colours_removed() {
     let wrapped = toolcap_in(dir.path())
         .current_dir(dir.path())
         .args(["--profile", "auto", "--max", "2k", "--no-status", "--"])
-        .args(["git", "diff", "--no-index", "--color=always", "old", "new"])
+        // The subcommand comes after an option's value.
+        .args([
+            "git",
+            "-c",
+            "color.ui=always",
+            "diff",
+            "--no-index",
+            "old",
+            "new",
+        ])
         .output()
         .unwrap();
     // git diff --no-index exits 1 when the trees differ.

@@ -14,13 +14,31 @@ pub(super) struct Invocation {
 }
 
 impl Invocation {
-    /// The first word after the program that is not an option (`-q`) or a
-    /// toolchain (`cargo +nightly test`): the subcommand, if it has one.
+    /// The first word after the program that is not an option (`-q`), an
+    /// option's value (`git -C DIR log`) or a toolchain (`cargo +nightly
+    /// test`): the subcommand, if it has one.
     pub(super) fn subcommand(&self) -> Option<&str> {
-        self.args
-            .iter()
-            .map(String::as_str)
-            .find(|arg| !arg.starts_with('-') && !arg.starts_with('+'))
+        let valued = options_with_a_value(&self.program);
+        let mut words = self.args.iter().map(String::as_str);
+        while let Some(word) = words.next() {
+            if valued.contains(&word) {
+                words.next();
+            } else if !word.starts_with('-') && !word.starts_with('+') {
+                return Some(word);
+            }
+        }
+        None
+    }
+}
+
+/// The options a program with subcommands takes before the subcommand
+/// whose value is the next word.
+fn options_with_a_value(program: &str) -> &'static [&'static str] {
+    match program {
+        "git" => &["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env"],
+        "cargo" => &["--config", "-Z", "--color", "-C"],
+        "go" => &["-C"],
+        _ => &[],
     }
 }
 
@@ -344,5 +362,15 @@ mod tests {
     fn subcommands_skip_options_and_toolchains() {
         let cargo = &invocations(&["cargo".into(), "+nightly".into(), "-q".into(), "test".into()])[0];
         assert_eq!(cargo.subcommand(), Some("test"));
+        for (command, expected) in [
+            ("git -c color.ui=always diff HEAD", Some("diff")),
+            ("git -C repo --no-pager log -p", Some("log")),
+            ("git --git-dir=.git show", Some("show")),
+            ("cargo --config build.jobs=1 --color always test", Some("test")),
+            ("git -c", None),
+        ] {
+            let words: Vec<String> = command.split(' ').map(String::from).collect();
+            assert_eq!(invocations(&words)[0].subcommand(), expected, "{command}");
+        }
     }
 }
