@@ -45,7 +45,7 @@ complete -c toolcap -l drain -d 'Read at most this long after the command exits 
 complete -c toolcap -l store -d 'Spill into the default store (~/.cache/toolcap/spill)'
 complete -c toolcap -l no-spill -d 'Do not spill, even when TOOLCAP_SPILL_DIR is set'
 complete -c toolcap -l list -d 'List the store\'s outputs, newest first'
-complete -c toolcap -l prune -d 'Apply retention to the store now'
+complete -c toolcap -l prune -d 'Apply retention to the store now, and remove the outputs of killed runs, which no run will list'
 complete -c toolcap -l no-header -d 'Omit the warning header'
 complete -c toolcap -l json -d 'Print one JSON object (the report) instead of the text'
 complete -c toolcap -l live -d 'Print the head as it arrives; header lines go last'

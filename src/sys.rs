@@ -314,21 +314,35 @@ pub fn effective_uid() -> u32 {
 }
 
 /// Holds an exclusive flock(2) on a file until dropped: concurrent
-/// toolcaps take it on the store's lock file around every manifest change.
+/// toolcaps take it on the store's lock file around every manifest change,
+/// and each on the output it writes until the manifest lists it.
 pub struct FileLock(std::fs::File);
 
 impl FileLock {
     /// Blocks until the lock on `file` is ours.
     pub fn exclusive(file: std::fs::File) -> io::Result<FileLock> {
+        FileLock::take(file, libc::LOCK_EX)?
+            // Without LOCK_NB, flock(2) waits instead of saying "held".
+            .ok_or_else(|| io::ErrorKind::WouldBlock.into())
+    }
+
+    /// The lock on `file`, or `None` while someone else holds it.
+    pub fn try_exclusive(file: std::fs::File) -> io::Result<Option<FileLock>> {
+        FileLock::take(file, libc::LOCK_EX | libc::LOCK_NB)
+    }
+
+    fn take(file: std::fs::File, operation: libc::c_int) -> io::Result<Option<FileLock>> {
         loop {
             // SAFETY: flock(2) on a descriptor we own; no memory involved.
-            let result = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+            let result = unsafe { libc::flock(file.as_raw_fd(), operation) };
             if result == 0 {
-                return Ok(FileLock(file));
+                return Ok(Some(FileLock(file)));
             }
             let err = io::Error::last_os_error();
-            if err.kind() != io::ErrorKind::Interrupted {
-                return Err(err);
+            match err.kind() {
+                io::ErrorKind::Interrupted => {}
+                io::ErrorKind::WouldBlock => return Ok(None),
+                _ => return Err(err),
             }
         }
     }

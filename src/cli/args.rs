@@ -307,7 +307,8 @@ struct Args {
     )]
     summary: Option<String>,
 
-    /// Apply retention to the store now
+    /// Apply retention to the store now, and remove the outputs of killed
+    /// runs, which no run will list
     #[arg(long, help_heading = STORE, group = "store_command")]
     prune: bool,
 

@@ -19,7 +19,7 @@ use crate::capture::Counters;
 use crate::error::{Error, Problem};
 use crate::report::SpillReport;
 use crate::source::Input;
-use crate::sys;
+use crate::sys::{self, FileLock};
 use store::{Entry, Store};
 
 /// Where the user asked the full output to go.
@@ -160,6 +160,9 @@ struct Stored {
     store: Store,
     id: String,
     retain: Retention,
+    /// Held until the output is in the manifest: pruning removes an
+    /// unlisted output that no one holds.
+    _writing: FileLock,
 }
 
 /// What the manifest records of a run besides the stream itself.
@@ -356,7 +359,15 @@ impl Spill {
 
     fn new_output(store: Store, retain: Retention) -> Spill {
         match store.create_output() {
-            Ok((id, path, file)) => Spill::opened(path, file, Some(Stored { store, id, retain })),
+            Ok((id, path, file, writing)) => {
+                let stored = Stored {
+                    store,
+                    id,
+                    retain,
+                    _writing: writing,
+                };
+                Spill::opened(path, file, Some(stored))
+            }
             Err(err) => {
                 let reason = format!(
                     "cannot create a spill file in '{}': {err}",

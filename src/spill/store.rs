@@ -6,8 +6,12 @@
 //! exclusively under fresh random names, and every manifest change (an
 //! append, or a rewrite when pruning) happens under an exclusive flock on
 //! `index.lock`. An output is entered in the manifest only once it is
-//! complete, and pruning removes only what the manifest lists, so an
-//! output another toolcap is still writing is never deleted.
+//! complete; until then its writer holds a flock on it, taken as it was
+//! created (under `index.lock`, so pruning never sees it unlocked). Pruning
+//! removes what the manifest lists, and an output that it does not list
+//! and no one holds: its writer died (killed, say) before it could record
+//! it. So an output another toolcap is still writing is never deleted, and
+//! one that no run will ever record does not stay forever.
 //!
 //! A manifest line that is not an entry (torn by a crash or a full disk,
 //! edited by hand, written by a newer version) is skipped when reading,
@@ -111,8 +115,11 @@ impl Store {
     }
 
     /// Creates a new output file under a fresh id: exclusively (never an
-    /// existing file, never through a symlink), mode 0600.
-    pub(crate) fn create_output(&self) -> io::Result<(String, PathBuf, File)> {
+    /// existing file, never through a symlink), mode 0600, and locked until
+    /// the returned lock is dropped, which its writer does once the output
+    /// is in the manifest (see the module's comment).
+    pub(crate) fn create_output(&self) -> io::Result<(String, PathBuf, File, FileLock)> {
+        let _manifest = self.lock()?;
         let mut attempts = 0;
         loop {
             let id = random_id()?;
@@ -126,7 +133,10 @@ impl Store {
             match created {
                 Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempts < ID_ATTEMPTS => {}
                 Err(err) => return Err(err),
-                Ok(file) => return Ok((id, path, file)),
+                Ok(file) => {
+                    let writing = FileLock::exclusive(file.try_clone()?)?;
+                    return Ok((id, path, file, writing));
+                }
             }
         }
     }
@@ -177,13 +187,17 @@ impl Store {
         self.dir.join(MANIFEST)
     }
 
+    /// The manifest as it is; empty when there is none yet.
+    fn manifest_bytes(&self) -> io::Result<Vec<u8>> {
+        match fs::read(self.manifest_path()) {
+            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+            read => read,
+        }
+    }
+
     /// The manifest's lines (a last line without its newline too).
     fn read_manifest(&self) -> io::Result<Vec<ManifestLine>> {
-        let bytes = match fs::read(self.manifest_path()) {
-            Ok(bytes) => bytes,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(err) => return Err(err),
-        };
+        let bytes = self.manifest_bytes()?;
         let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
         if text.is_empty() {
             return Ok(Vec::new());
@@ -210,11 +224,19 @@ impl Store {
     }
 
     /// Deletes the oldest outputs until at most `count` remain and they
-    /// hold at most `bytes`; rewrites the manifest atomically (a temporary
-    /// file renamed over it) under the lock, keeping the lines that are not
-    /// entries. Returns how many went.
+    /// hold at most `bytes`, and the outputs no run will record (see
+    /// [`remove_orphans`](Store::remove_orphans)), under the lock. Returns
+    /// how many went.
     pub(crate) fn prune(&self, count: u64, bytes: u64) -> io::Result<usize> {
         let _lock = self.lock()?;
+        let retired = self.retain(count, bytes)?;
+        Ok(retired + self.remove_orphans()?)
+    }
+
+    /// Deletes the oldest outputs until at most `count` remain and they
+    /// hold at most `bytes`; rewrites the manifest atomically (a temporary
+    /// file renamed over it), keeping the lines that are not entries.
+    fn retain(&self, count: u64, bytes: u64) -> io::Result<usize> {
         let lines = self.read_manifest()?;
         let outputs: Vec<&Entry> = lines
             .iter()
@@ -260,14 +282,44 @@ impl Store {
         file.sync_all()?;
         fs::rename(&temporary, self.manifest_path())?;
         for entry in dropped {
-            match fs::remove_file(self.path_of(entry)) {
-                Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
-                _ => {}
-            }
+            remove_if_present(&self.path_of(entry))?;
             // A separate stderr's copy goes with it.
             let _ = fs::remove_file(self.path_of(entry).with_extension("log.stderr"));
         }
         Ok(drop)
+    }
+
+    /// Deletes each output that no line of the manifest names (readable
+    /// or not: toolcap never deletes what it cannot read) and whose flock
+    /// no one holds: its writer died before it could record it, and the
+    /// flock went with it. Also a manifest rewrite that a crash left
+    /// behind. Called under the lock.
+    fn remove_orphans(&self) -> io::Result<usize> {
+        let manifest = self.manifest_bytes()?;
+        let mut removed = 0;
+        for found in fs::read_dir(&self.dir)? {
+            let found = found?;
+            let name = found.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if name.strip_suffix(".log").is_some_and(is_id)
+                && found.file_type().is_ok_and(|kind| kind.is_file())
+                && memchr::memmem::find(&manifest, name.as_bytes()).is_none()
+            {
+                let output = OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_NOFOLLOW)
+                    .open(found.path());
+                // Gone meanwhile, or not ours to judge: left as it is.
+                let Ok(output) = output else { continue };
+                if let Some(_abandoned) = FileLock::try_exclusive(output)? {
+                    remove_if_present(&found.path())?;
+                    removed += 1;
+                }
+            } else if name.strip_prefix(&format!("{MANIFEST}.")).is_some_and(is_id) {
+                remove_if_present(&found.path())?;
+            }
+        }
+        Ok(removed)
     }
 
     fn lock(&self) -> io::Result<FileLock> {
@@ -340,6 +392,19 @@ pub(crate) fn shell_quoted(word: &str) -> String {
         word.to_string()
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Whether `name` has the shape of an id: [`ID_BYTES`] in lower-case hex.
+fn is_id(name: &str) -> bool {
+    name.len() == 2 * ID_BYTES && name.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Removes a file; one that is gone already is no error.
+fn remove_if_present(path: &Path) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(err) if err.kind() != io::ErrorKind::NotFound => Err(err),
+        _ => Ok(()),
     }
 }
 

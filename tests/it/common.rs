@@ -289,6 +289,18 @@ fn cleanup_failed(message: String) {
     }
 }
 
+/// Waits until `condition` holds, failing the test after 20 s.
+pub fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !condition() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 /// The outputs a spill store holds (`*.log`), in name order; the store's
 /// manifest and lock file are not outputs.
 pub fn stored_outputs(store: &Path) -> Vec<PathBuf> {

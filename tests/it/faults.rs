@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{
     BIN, KillOnDrop, Need, TempDir, require, std_toolcap, stored_outputs, toolcap, truncated,
-    with_tiny_tmpfs,
+    wait_until, with_tiny_tmpfs,
 };
 
 /// `seq 1 n`.
@@ -285,8 +285,9 @@ fn the_store_on_a_full_disk_keeps_no_partial_output_and_no_entry() {
     }
     let dir = TempDir::new("store-full");
     let d = dir.path().display();
-    // 200,000 bytes into a 64 KiB disk; then what the store holds, and
-    // that --list still reads it.
+    // 200,000 bytes into a 64 KiB disk; then what the store holds (only
+    // the lock file, which creating an output takes), and that --list
+    // still reads it.
     let script = format!(
         "head -c 200000 /dev/zero | tr '\\0' x | XDG_CACHE_HOME='{d}' {BIN} --max 100 --store \
          >/dev/null 2>'{d}/stderr-not-kept'; echo \"status $?\"; ls -A '{d}/toolcap/spill'; \
@@ -295,7 +296,7 @@ fn the_store_on_a_full_disk_keeps_no_partial_output_and_no_entry() {
     let output = with_tiny_tmpfs(dir.path(), &script).output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
-        "status 1\nlist 0\n",
+        "status 1\nindex.lock\nlist 0\n",
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
@@ -339,6 +340,77 @@ fn sixteen_concurrent_store_writers_with_retention_leave_a_consistent_store() {
     for file in &listed {
         assert_eq!(std::fs::read_to_string(file).unwrap().lines().count(), 2000);
     }
+}
+
+#[test]
+fn pruning_removes_what_a_killed_run_left_in_the_store_but_not_a_running_output() {
+    // A run killed with SIGKILL cannot enter its output in the manifest:
+    // pruning removes the file it left, as no one holds its lock any more,
+    // but not the output of a run still writing, which is recorded when
+    // that run ends.
+    let dir = TempDir::new("store-orphans");
+    let store = dir.join("store");
+    record(&store, 100);
+    let recorded = stored_outputs(&store);
+    // Each run: its command writes the group id, says it started (more than
+    // --max, so the output is cut and kept), then waits.
+    let running = |name: &str| {
+        let mut run = KillOnDrop::group(dir.join(name));
+        let script = format!(
+            "echo $$ > '{}'; echo started, and longer than ten bytes; exec sleep 60",
+            run.pgid_file().display()
+        );
+        let before = stored_outputs(&store).len();
+        run.spawn(
+            std_toolcap()
+                .args(["--max", "10", "--spill-dir"])
+                .arg(&store)
+                .args(["-c", &script])
+                .stdout(Stdio::null()),
+        );
+        wait_until("the run's output file", || {
+            stored_outputs(&store).len() > before && run.pgid_file().exists()
+        });
+        run
+    };
+    let mut killed = running("killed-pgid");
+    let orphan = stored_outputs(&store);
+    killed.child().kill().unwrap();
+    killed.child().wait().unwrap();
+    drop(killed);
+    let mut live = running("live-pgid");
+    let live_output: Vec<_> = stored_outputs(&store)
+        .into_iter()
+        .filter(|path| !orphan.contains(path))
+        .collect();
+    let orphan: Vec<_> = orphan
+        .into_iter()
+        .filter(|path| !recorded.contains(path))
+        .collect();
+    assert_eq!((orphan.len(), live_output.len()), (1, 1));
+    // A manifest rewrite a crash left behind goes too; a file of another
+    // name is not the store's to remove.
+    std::fs::write(store.join("index.jsonl.0badf00d"), "").unwrap();
+    std::fs::write(store.join("notes.txt"), "mine").unwrap();
+
+    toolcap()
+        .args(["--prune", "--spill-dir"])
+        .arg(&store)
+        .assert()
+        .code(0);
+    let mut expected = [recorded.clone(), live_output.clone()].concat();
+    expected.sort();
+    assert_eq!(stored_outputs(&store), expected);
+    assert!(!store.join("index.jsonl.0badf00d").exists());
+    assert!(store.join("notes.txt").exists());
+
+    // The live run ends and records its output.
+    let group = std::fs::read_to_string(live.pgid_file()).unwrap();
+    crate::common::signals::kill(-group.trim().parse::<i32>().unwrap(), libc::SIGTERM).unwrap();
+    assert!(live.child().wait().unwrap().code().is_some());
+    let manifest = std::fs::read_to_string(store.join("index.jsonl")).unwrap();
+    assert_eq!(manifest.lines().count(), 2, "{manifest}");
+    assert_eq!(stored_outputs(&store), expected);
 }
 
 /// Records one output of `lines` lines in the store at `store`.

@@ -4,18 +4,9 @@
 
 use std::io::{Read, Write};
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::common::{KillOnDrop, TempDir, repeated, std_toolcap, truncated};
-
-/// Waits until `condition` holds, failing the test after 20 s.
-fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !condition() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
+use crate::common::{KillOnDrop, TempDir, repeated, std_toolcap, truncated, wait_until};
 
 /// Waits for toolcap to exit (the test fails instead of hanging), then
 /// returns its stdout, which is small enough to wait in the pipe.
