@@ -126,10 +126,12 @@ impl Records {
         for event in self.starts.ring.iter().filter(in_middle) {
             tally.add(&event.record);
         }
+        let unnamed = tally.files > tally.names.len() as u64;
         FormatReport::Diff(DiffReport {
             hunks: tally.hunks,
             files: tally.files,
             names: tally.names.iter().map(|name| name.to_vec()).collect(),
+            last: tally.last_name.filter(|_| unnamed).map(|name| name.to_vec()),
         })
     }
 }
@@ -143,6 +145,7 @@ struct Tally {
     names: Vec<Arc<[u8]>>,
     first_file: Option<u64>,
     last_file: Option<u64>,
+    last_name: Option<Arc<[u8]>>,
 }
 
 impl Tally {
@@ -162,6 +165,7 @@ impl Tally {
             }
             self.first_file.get_or_insert(file);
             self.last_file = Some(file);
+            self.last_name = Some(name.clone());
         }
     }
 
@@ -178,5 +182,6 @@ impl Tally {
             .extend(next.names.iter().skip(usize::from(shared)).take(room).cloned());
         self.first_file.get_or_insert(first);
         self.last_file = Some(last);
+        self.last_name.clone_from(&next.last_name);
     }
 }

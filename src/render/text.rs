@@ -390,16 +390,24 @@ pub(crate) fn json_keys_marker(omitted: u64) -> String {
 }
 
 /// What a diff's marker adds after the byte count: `: {h} hunks in {f}
-/// files: a.rs, b.rs` (at most 10 names, then ` and {k} more`).
+/// files: a.rs, b.rs`; of more than 10 files, the first 9 names, `{k}
+/// more` and the last name (the file the tail continues, if it starts
+/// inside one).
 fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
     write!(out, ": {} hunks in {} files", diff.hunks, diff.files)?;
-    for (index, name) in diff.names.iter().enumerate() {
+    let first = match diff.last {
+        Some(_) => &diff.names[..diff.names.len().saturating_sub(1)],
+        None => &diff.names[..],
+    };
+    for (index, name) in first.iter().enumerate() {
         out.write_all(if index == 0 { b": " } else { b", " })?;
         out.write_all(&escape_controls(name))?;
     }
-    let unnamed = diff.files.saturating_sub(diff.names.len() as u64);
-    if unnamed > 0 {
-        write!(out, " and {unnamed} more")?;
+    if let Some(last) = &diff.last {
+        let more = diff.files.saturating_sub(first.len() as u64 + 1);
+        let separator = if first.is_empty() { ": " } else { ", " };
+        write!(out, "{separator}{more} more, ")?;
+        out.write_all(&escape_controls(last))?;
     }
     Ok(())
 }

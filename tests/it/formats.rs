@@ -467,7 +467,13 @@ fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<()
         })
         .collect();
     files.dedup();
-    let mut listed: Vec<String> = files.iter().take(10).map(|&f| names[f].clone()).collect();
+    // Up to 10 files are named; of more, the first 9, how many more, and
+    // the last.
+    let mut listed: Vec<String> = files.iter().map(|&f| names[f].clone()).collect();
+    if listed.len() > 10 {
+        let more = format!("{} more", listed.len() - 10);
+        listed.splice(9..listed.len() - 1, [more]);
+    }
     let mut expected = format!(
         "[... {} bytes truncated: {hunks} hunks in {} files",
         t - h,
@@ -475,15 +481,19 @@ fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<()
     );
     if !listed.is_empty() {
         expected += ": ";
-        expected += &std::mem::take(&mut listed).join(", ");
-    }
-    if files.len() > 10 {
-        expected += &format!(" and {} more", files.len() - 10);
+        expected += &listed.join(", ");
     }
     expected += " ...]\n";
     let marker = String::from_utf8_lossy(&rest[marker_at..marker_end]);
     if marker != expected {
         return Err(format!("marker {marker:?}, expected {expected:?}"));
+    }
+    // A tail that starts at a hunk: the marker names that hunk's file last.
+    if let Some(&(_, file, _)) = diff.hunks.iter().find(|hunk| hunk.0 as u64 == t)
+        && h < t
+        && !marker.ends_with(&format!(" {} ...]\n", names[file]))
+    {
+        return Err(format!("the tail starts in {}: {marker:?}", names[file]));
     }
     Ok(())
 }
@@ -502,7 +512,7 @@ fn diff_real_git_diff_byte_for_byte_through_the_binary() {
         .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains(" files: src/m"), "{text}");
-    assert!(text.contains(" more ...]\n"), "{text}");
+    assert!(text.contains(" more, src/m"), "{text}");
     check_diff(diff, names, 1_500, 1_500).unwrap();
     // auto sees a diff too.
     let auto = toolcap()
