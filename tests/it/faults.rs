@@ -407,7 +407,9 @@ fn pruning_removes_what_a_killed_run_left_in_the_store_but_not_a_running_output(
     // The live run ends and records its output.
     let group = std::fs::read_to_string(live.pgid_file()).unwrap();
     crate::common::signals::kill(-group.trim().parse::<i32>().unwrap(), libc::SIGTERM).unwrap();
-    assert!(live.child().wait().unwrap().code().is_some());
+    wait_until("the live run to end", || {
+        live.child().try_wait().expect("poll toolcap").is_some()
+    });
     let manifest = std::fs::read_to_string(store.join("index.jsonl")).unwrap();
     assert_eq!(manifest.lines().count(), 2, "{manifest}");
     assert_eq!(stored_outputs(&store), expected);
