@@ -10,16 +10,20 @@
 //! Against an older one, the linker would still pack them and make the
 //! binary require a glibc version that its own machine lacks. So only for
 //! Linux with glibc, built for the machine it is built on, whose glibc
-//! `getconf` reports; anything unclear means no. A linker that does not
-//! know the option ignores it with a warning. Only the binary: the Python
-//! extension is left as it is.
+//! `getconf` reports; anything unclear means no. A build for an older
+//! glibc that these checks cannot see (a cross linker that names the same
+//! target) sets `TOOLCAP_PACK_RELOCS=0`. A linker that does not know the
+//! option ignores it with a warning. Only the binary: the Python extension
+//! is left as it is.
 
 use std::env;
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    if can_pack_relocations() {
+    println!("cargo:rerun-if-env-changed=TOOLCAP_PACK_RELOCS");
+    if env::var_os("TOOLCAP_PACK_RELOCS").is_none_or(|value| value != "0") && can_pack_relocations()
+    {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     }
 }

@@ -278,7 +278,8 @@ pub struct DiffReport {
     pub files: u64,
     /// The first 10 of those files' names (the new path, else the old one).
     pub names: Vec<Vec<u8>>,
-    /// The last file's name, when there are more than 10 files: the file
+    /// The last file's name, when there are more than 10 files (the
+    /// marker names the 11th, or says how many more before it): the file
     /// the tail continues, when it starts inside one.
     pub last: Option<Vec<u8>>,
 }

@@ -313,44 +313,42 @@ pub fn effective_uid() -> u32 {
     unsafe { libc::geteuid() }
 }
 
+/// Takes an exclusive flock(2) on `file`, waiting for it when `wait`;
+/// `Ok(false)` when not waiting and someone else holds it. The lock lasts
+/// until released or until every descriptor of this open file is closed
+/// (so, at the latest, when the process dies).
+pub fn lock_exclusive(file: &std::fs::File, wait: bool) -> io::Result<bool> {
+    let operation = if wait { libc::LOCK_EX } else { libc::LOCK_EX | libc::LOCK_NB };
+    loop {
+        // SAFETY: flock(2) on a descriptor we own; no memory involved.
+        if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
+            return Ok(true);
+        }
+        let err = io::Error::last_os_error();
+        match err.kind() {
+            io::ErrorKind::Interrupted => {}
+            io::ErrorKind::WouldBlock if !wait => return Ok(false),
+            _ => return Err(err),
+        }
+    }
+}
+
 /// Holds an exclusive flock(2) on a file until dropped: concurrent
-/// toolcaps take it on the store's lock file around every manifest change,
-/// and each on the output it writes until the manifest lists it.
+/// toolcaps take it on the store's lock file around every manifest change.
 pub struct FileLock(std::fs::File);
 
 impl FileLock {
     /// Blocks until the lock on `file` is ours.
     pub fn exclusive(file: std::fs::File) -> io::Result<FileLock> {
-        FileLock::take(file, libc::LOCK_EX)?
-            // Without LOCK_NB, flock(2) waits instead of saying "held".
-            .ok_or_else(|| io::ErrorKind::WouldBlock.into())
-    }
-
-    /// The lock on `file`, or `None` while someone else holds it.
-    pub fn try_exclusive(file: std::fs::File) -> io::Result<Option<FileLock>> {
-        FileLock::take(file, libc::LOCK_EX | libc::LOCK_NB)
-    }
-
-    fn take(file: std::fs::File, operation: libc::c_int) -> io::Result<Option<FileLock>> {
-        loop {
-            // SAFETY: flock(2) on a descriptor we own; no memory involved.
-            let result = unsafe { libc::flock(file.as_raw_fd(), operation) };
-            if result == 0 {
-                return Ok(Some(FileLock(file)));
-            }
-            let err = io::Error::last_os_error();
-            match err.kind() {
-                io::ErrorKind::Interrupted => {}
-                io::ErrorKind::WouldBlock => return Ok(None),
-                _ => return Err(err),
-            }
-        }
+        lock_exclusive(&file, true)?;
+        Ok(FileLock(file))
     }
 }
 
 impl Drop for FileLock {
     fn drop(&mut self) {
-        // SAFETY: as above; closing the file would release it as well.
+        // SAFETY: flock(2) on a descriptor we own; closing the file would
+        // release it as well, once no copy of it is left open.
         unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
     }
 }

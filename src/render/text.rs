@@ -390,24 +390,26 @@ pub(crate) fn json_keys_marker(omitted: u64) -> String {
 }
 
 /// What a diff's marker adds after the byte count: `: {h} hunks in {f}
-/// files: a.rs, b.rs`; of more than 10 files, the first 9 names, `{k}
+/// files: a.rs, b.rs`; of more than 11 files, the first 9 names, `{k}
 /// more` and the last name (the file the tail continues, if it starts
 /// inside one).
 fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
     write!(out, ": {} hunks in {} files", diff.hunks, diff.files)?;
+    // `1 more` would take the place of a name.
+    let all_named = diff.files <= diff.names.len() as u64 + 1;
     let first = match diff.last {
-        Some(_) => &diff.names[..diff.names.len().saturating_sub(1)],
-        None => &diff.names[..],
+        Some(_) if !all_named => &diff.names[..diff.names.len().saturating_sub(1)],
+        _ => &diff.names[..],
     };
-    for (index, name) in first.iter().enumerate() {
+    let more = diff.files.saturating_sub(first.len() as u64 + 1);
+    let names = first.iter().map(|name| (0, name));
+    let last = diff.last.iter().map(|name| (more, name));
+    for (index, (more, name)) in names.chain(last).enumerate() {
         out.write_all(if index == 0 { b": " } else { b", " })?;
+        if more > 0 {
+            write!(out, "{more} more, ")?;
+        }
         out.write_all(&escape_controls(name))?;
-    }
-    if let Some(last) = &diff.last {
-        let more = diff.files.saturating_sub(first.len() as u64 + 1);
-        let separator = if first.is_empty() { ": " } else { ", " };
-        write!(out, "{separator}{more} more, ")?;
-        out.write_all(&escape_controls(last))?;
     }
     Ok(())
 }

@@ -19,7 +19,7 @@ use crate::capture::Counters;
 use crate::error::{Error, Problem};
 use crate::report::SpillReport;
 use crate::source::Input;
-use crate::sys::{self, FileLock};
+use crate::sys;
 use store::{Entry, Store};
 
 /// Where the user asked the full output to go.
@@ -160,9 +160,10 @@ struct Stored {
     store: Store,
     id: String,
     retain: Retention,
-    /// Held until the output is in the manifest: pruning removes an
-    /// unlisted output that no one holds.
-    _writing: FileLock,
+    /// A descriptor of the output with a flock on it, open until the
+    /// output is in the manifest: pruning removes an unlisted output that
+    /// no one holds. `None` where flock fails.
+    _writing: Option<File>,
 }
 
 /// What the manifest records of a run besides the stream itself.
@@ -274,21 +275,26 @@ impl Spill {
                     command: facts.command.clone(),
                     exit: facts.exit,
                 };
-                let recorded = stored.store.record(&entry).and_then(|()| {
-                    stored
-                        .store
-                        .prune(stored.retain.count, stored.retain.bytes)
-                        .map(|_| ())
-                });
-                if let Err(err) = recorded {
+                let store = &stored.store;
+                if let Err(err) = store.record(&entry) {
                     other_failure = Some(format!(
                         "cannot update the spill store '{}': {err}",
-                        stored.store.dir().display()
+                        store.dir().display()
                     ));
-                    // The output is saved, but --show cannot find it.
-                    if let Some(SpillReport::Saved { id, .. }) = &mut report {
+                    // The output is saved, but --show cannot find it, and
+                    // under its own name pruning would take it for one
+                    // whose writer died.
+                    if let Some(SpillReport::Saved { id, path }) = &mut report {
                         *id = None;
+                        if let Ok(unlisted) = store.keep_unlisted(&stored.id) {
+                            *path = unlisted;
+                        }
                     }
+                } else if let Err(err) = store.prune(stored.retain.count, stored.retain.bytes) {
+                    other_failure = Some(format!(
+                        "cannot apply retention to the spill store '{}': {err}",
+                        store.dir().display()
+                    ));
                 }
             }
         }

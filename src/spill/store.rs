@@ -19,6 +19,7 @@
 //! pruning rewrites the manifest: toolcap never deletes what it cannot
 //! read. An append after a torn last line starts a line of its own.
 
+use std::collections::HashSet;
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
@@ -115,11 +116,14 @@ impl Store {
     }
 
     /// Creates a new output file under a fresh id: exclusively (never an
-    /// existing file, never through a symlink), mode 0600, and locked until
-    /// the returned lock is dropped, which its writer does once the output
-    /// is in the manifest (see the module's comment).
-    pub(crate) fn create_output(&self) -> io::Result<(String, PathBuf, File, FileLock)> {
-        let _manifest = self.lock()?;
+    /// existing file, never through a symlink), mode 0600. Also returns a
+    /// copy of its descriptor that holds a flock on it, which its writer
+    /// keeps open until the output is in the manifest (see the module's
+    /// comment); `None` where flock fails (some network filesystems): the
+    /// output is still written, and pruning cannot judge it either.
+    pub(crate) fn create_output(&self) -> io::Result<(String, PathBuf, File, Option<File>)> {
+        // Where flock works, pruning never sees the output unlocked.
+        let _manifest = self.lock().ok();
         let mut attempts = 0;
         loop {
             let id = random_id()?;
@@ -134,11 +138,23 @@ impl Store {
                 Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempts < ID_ATTEMPTS => {}
                 Err(err) => return Err(err),
                 Ok(file) => {
-                    let writing = FileLock::exclusive(file.try_clone()?)?;
+                    let writing = file
+                        .try_clone()
+                        .ok()
+                        .filter(|copy| sys::lock_exclusive(copy, true).is_ok());
                     return Ok((id, path, file, writing));
                 }
             }
         }
+    }
+
+    /// Gives an output that could not be entered in the manifest a name
+    /// that pruning leaves alone (`ID.unlisted.log`), as its path was
+    /// printed; returns the new path.
+    pub(crate) fn keep_unlisted(&self, id: &str) -> io::Result<PathBuf> {
+        let unlisted = self.dir.join(format!("{id}.unlisted.log"));
+        fs::rename(self.dir.join(format!("{id}.log")), &unlisted)?;
+        Ok(unlisted)
     }
 
     /// Appends `entry` to the manifest, whole, under the lock.
@@ -293,30 +309,26 @@ impl Store {
     /// or not: toolcap never deletes what it cannot read) and whose flock
     /// no one holds: its writer died before it could record it, and the
     /// flock went with it. Also a manifest rewrite that a crash left
-    /// behind. Called under the lock.
+    /// behind. An output whose lock cannot be judged (flock fails) stays.
+    /// Called under the lock.
     fn remove_orphans(&self) -> io::Result<usize> {
         let manifest = self.manifest_bytes()?;
+        let named = names_in(&manifest);
         let mut removed = 0;
         for found in fs::read_dir(&self.dir)? {
             let found = found?;
             let name = found.file_name();
             let Some(name) = name.to_str() else { continue };
+            let path = found.path();
             if name.strip_suffix(".log").is_some_and(is_id)
+                && !named.contains(name)
                 && found.file_type().is_ok_and(|kind| kind.is_file())
-                && memchr::memmem::find(&manifest, name.as_bytes()).is_none()
+                && is_abandoned(&path)
             {
-                let output = OpenOptions::new()
-                    .read(true)
-                    .custom_flags(libc::O_NOFOLLOW)
-                    .open(found.path());
-                // Gone meanwhile, or not ours to judge: left as it is.
-                let Ok(output) = output else { continue };
-                if let Some(_abandoned) = FileLock::try_exclusive(output)? {
-                    remove_if_present(&found.path())?;
-                    removed += 1;
-                }
+                remove_if_present(&path)?;
+                removed += 1;
             } else if name.strip_prefix(&format!("{MANIFEST}.")).is_some_and(is_id) {
-                remove_if_present(&found.path())?;
+                remove_if_present(&path)?;
             }
         }
         Ok(removed)
@@ -395,6 +407,30 @@ pub(crate) fn shell_quoted(word: &str) -> String {
     }
 }
 
+/// The output file names (`ID.log`) that `manifest` holds anywhere, in
+/// entries or in lines that are not.
+fn names_in(manifest: &[u8]) -> HashSet<&str> {
+    const SUFFIX: &[u8] = b".log";
+    memchr::memmem::find_iter(manifest, SUFFIX)
+        .filter_map(|at| {
+            let start = at.checked_sub(2 * ID_BYTES)?;
+            std::str::from_utf8(&manifest[start..at + SUFFIX.len()]).ok()
+        })
+        .filter(|name| name.strip_suffix(".log").is_some_and(is_id))
+        .collect()
+}
+
+/// Whether no one holds a flock on the output at `path`: its writer is
+/// gone. Opened for writing, which an exclusive lock needs where flock is
+/// emulated with record locks (NFS); any failure means "cannot tell".
+fn is_abandoned(path: &Path) -> bool {
+    OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .is_ok_and(|output| matches!(sys::lock_exclusive(&output, false), Ok(true)))
+}
+
 /// Whether `name` has the shape of an id: [`ID_BYTES`] in lower-case hex.
 fn is_id(name: &str) -> bool {
     name.len() == 2 * ID_BYTES && name.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
@@ -455,5 +491,17 @@ mod tests {
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_796_102_376), "2026-12-01T05:19:36Z");
         assert_eq!(rfc3339(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn the_names_a_manifest_holds_are_found_in_any_line() {
+        let manifest = b"{\"file\":\"0123abcd.log\",\"id\":\"0123abcd\"}\n\
+            not json, but 89abcdef.log\n{\"file\":\"feedf00d.lo\n\
+            ABCDEF12.log x0123abcd5.log 0123abc.log deadbeef.log.stderr";
+        let mut names: Vec<&str> = names_in(manifest).into_iter().collect();
+        names.sort_unstable();
+        // Upper case, or one digit short, is not an id; nine digits end in
+        // an id.
+        assert_eq!(names, ["0123abcd.log", "123abcd5.log", "89abcdef.log", "deadbeef.log"]);
     }
 }

@@ -415,6 +415,47 @@ fn pruning_removes_what_a_killed_run_left_in_the_store_but_not_a_running_output(
     assert_eq!(stored_outputs(&store), expected);
 }
 
+#[test]
+fn an_output_the_manifest_cannot_list_stays_where_the_marker_says() {
+    // The manifest cannot be written (here a directory stands in its way;
+    // in life, a full disk): the output is saved all the same, under a name
+    // that pruning leaves alone, as the marker names it.
+    let dir = TempDir::new("store-unlisted");
+    let store = dir.join("store");
+    record(&store, 100);
+    let manifest = store.join("index.jsonl");
+    let listed = std::fs::read(&manifest).unwrap();
+    std::fs::remove_file(&manifest).unwrap();
+    std::fs::create_dir(&manifest).unwrap();
+    let output = toolcap()
+        .args(["--max", "10", "--spill-dir"])
+        .arg(&store)
+        .write_stdin(numbers(50))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let unlisted = stdout
+        .split("full output in ")
+        .nth(1)
+        .and_then(|rest| rest.split(" ...]").next())
+        .unwrap_or_else(|| panic!("a marker naming the output: {stdout}"));
+    assert!(unlisted.ends_with(".unlisted.log"), "{stdout}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("cannot update the spill store"),
+        "{output:?}"
+    );
+    assert_eq!(std::fs::read(unlisted).unwrap(), numbers(50));
+
+    std::fs::remove_dir(&manifest).unwrap();
+    std::fs::write(&manifest, listed).unwrap();
+    toolcap()
+        .args(["--prune", "--spill-dir"])
+        .arg(&store)
+        .assert()
+        .code(0);
+    assert_eq!(std::fs::read(unlisted).unwrap(), numbers(50));
+}
+
 /// Records one output of `lines` lines in the store at `store`.
 fn record(store: &Path, lines: usize) {
     toolcap()

@@ -467,10 +467,10 @@ fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<()
         })
         .collect();
     files.dedup();
-    // Up to 10 files are named; of more, the first 9, how many more, and
+    // Up to 11 files are named; of more, the first 9, how many more, and
     // the last.
     let mut listed: Vec<String> = files.iter().map(|&f| names[f].clone()).collect();
-    if listed.len() > 10 {
+    if listed.len() > 11 {
         let more = format!("{} more", listed.len() - 10);
         listed.splice(9..listed.len() - 1, [more]);
     }

@@ -35,7 +35,15 @@ impl Invocation {
 /// whose value is the next word.
 fn options_with_a_value(program: &str) -> &'static [&'static str] {
     match program {
-        "git" => &["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env"],
+        "git" => &[
+            "-c",
+            "-C",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--config-env",
+            "--attr-source",
+        ],
         "cargo" => &["--config", "-Z", "--color", "-C"],
         "go" => &["-C"],
         _ => &[],
@@ -366,6 +374,7 @@ mod tests {
             ("git -c color.ui=always diff HEAD", Some("diff")),
             ("git -C repo --no-pager log -p", Some("log")),
             ("git --git-dir=.git show", Some("show")),
+            ("git --attr-source HEAD diff", Some("diff")),
             ("cargo --config build.jobs=1 --color always test", Some("test")),
             ("git -c", None),
         ] {
