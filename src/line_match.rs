@@ -168,6 +168,16 @@ fn pattern_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     best.map(|(_, literals)| literals)
 }
 
+/// The ASCII capitals within `ranges` (of code points or bytes), as
+/// ranges of their lower-case letters.
+fn lowered_capitals(ranges: impl Iterator<Item = (u32, u32)>) -> impl Iterator<Item = (u8, u8)> {
+    ranges.filter_map(|(start, end)| {
+        let start = u8::try_from(start.max(u32::from(b'A'))).ok()?;
+        let end = u8::try_from(end.min(u32::from(b'Z'))).ok()?;
+        (start <= end).then(|| (start.to_ascii_lowercase(), end.to_ascii_lowercase()))
+    })
+}
+
 /// `hir` with ASCII upper-case letters replaced by lower-case ones
 /// wherever they appear: if `hir` matches some text, the result matches
 /// that text lower-cased (ASCII only, as [`u8::to_ascii_lowercase`]).
@@ -176,39 +186,21 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
         HirKind::Empty | HirKind::Look(_) => hir.clone(),
         HirKind::Literal(literal) => Hir::literal(literal.0.to_ascii_lowercase()),
         HirKind::Class(Class::Unicode(class)) => {
-            let upper = ClassUnicode::new([ClassUnicodeRange::new('A', 'Z')]);
-            let mut lowered = ClassUnicode::empty();
-            for range in class.ranges() {
-                let mut letters = ClassUnicode::new([*range]);
-                letters.intersect(&upper);
-                for letters in letters.ranges() {
-                    lowered.push(ClassUnicodeRange::new(
-                        letters.start().to_ascii_lowercase(),
-                        letters.end().to_ascii_lowercase(),
-                    ));
-                }
-            }
+            let capitals = ClassUnicodeRange::new('A', 'Z');
+            let ranges = class.ranges().iter().map(|range| (u32::from(range.start()), u32::from(range.end())));
+            let lowered = lowered_capitals(ranges).map(|(start, end)| ClassUnicodeRange::new(char::from(start), char::from(end)));
             let mut folded = class.clone();
-            folded.difference(&upper);
-            folded.union(&lowered);
+            folded.difference(&ClassUnicode::new([capitals]));
+            folded.union(&ClassUnicode::new(lowered));
             Hir::class(Class::Unicode(folded))
         }
         HirKind::Class(Class::Bytes(class)) => {
-            let upper = ClassBytes::new([ClassBytesRange::new(b'A', b'Z')]);
-            let mut lowered = ClassBytes::empty();
-            for range in class.ranges() {
-                let mut letters = ClassBytes::new([*range]);
-                letters.intersect(&upper);
-                for letters in letters.ranges() {
-                    lowered.push(ClassBytesRange::new(
-                        letters.start().to_ascii_lowercase(),
-                        letters.end().to_ascii_lowercase(),
-                    ));
-                }
-            }
+            let capitals = ClassBytesRange::new(b'A', b'Z');
+            let ranges = class.ranges().iter().map(|range| (u32::from(range.start()), u32::from(range.end())));
+            let lowered = lowered_capitals(ranges).map(|(start, end)| ClassBytesRange::new(start, end));
             let mut folded = class.clone();
-            folded.difference(&upper);
-            folded.union(&lowered);
+            folded.difference(&ClassBytes::new([capitals]));
+            folded.union(&ClassBytes::new(lowered));
             Hir::class(Class::Bytes(folded))
         }
         HirKind::Repetition(repetition) => Hir::repetition(Repetition {

@@ -395,21 +395,24 @@ pub(crate) fn json_keys_marker(omitted: u64) -> String {
 /// inside one).
 fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
     write!(out, ": {} hunks in {} files", diff.hunks, diff.files)?;
-    // `1 more` would take the place of a name.
-    let all_named = diff.files <= diff.names.len() as u64 + 1;
-    let first = match diff.last {
-        Some(_) if !all_named => &diff.names[..diff.names.len().saturating_sub(1)],
-        _ => &diff.names[..],
+    // Of 11 files all are named; of more, `{k} more` takes the 10th's place.
+    let unnamed = diff.files.saturating_sub(diff.names.len() as u64 + 1);
+    let first = match unnamed {
+        0 => &diff.names[..],
+        _ => &diff.names[..diff.names.len().saturating_sub(1)],
     };
-    let more = diff.files.saturating_sub(first.len() as u64 + 1);
-    let names = first.iter().map(|name| (0, name));
-    let last = diff.last.iter().map(|name| (more, name));
-    for (index, (more, name)) in names.chain(last).enumerate() {
-        out.write_all(if index == 0 { b": " } else { b", " })?;
-        if more > 0 {
-            write!(out, "{more} more, ")?;
-        }
+    let mut separator: &[u8] = b": ";
+    for name in first {
+        out.write_all(separator)?;
         out.write_all(&escape_controls(name))?;
+        separator = b", ";
+    }
+    if let Some(last) = &diff.last {
+        out.write_all(separator)?;
+        if unnamed > 0 {
+            write!(out, "{} more, ", unnamed + 1)?;
+        }
+        out.write_all(&escape_controls(last))?;
     }
     Ok(())
 }

@@ -35,7 +35,7 @@ pub(super) fn run<W: Close>(
     let mut output = Printed::new(Stream::new(plan, spill), sink, "stdout", config);
     let mut sniffing = sniff;
     let mut profile = None;
-    let consume = |chunk: &[u8]| match &mut sniffing {
+    let mut consume = |chunk: &[u8]| match &mut sniffing {
         Some(sniff) => match sniff.hold(chunk) {
             Some(rest) => {
                 let (chosen, flow) = start(sniffing.take(), &mut output);
@@ -52,7 +52,6 @@ pub(super) fn run<W: Close>(
     let mut problems = if read_ahead {
         read_on_a_thread(inputs, &interruption, consume)
     } else {
-        let mut consume = consume;
         read(inputs, &interruption, CHUNK_SIZE, |buffer, len| {
             consume(&buffer[..len])
         })

@@ -267,7 +267,7 @@ impl Spill {
             } else if keep {
                 let entry = Entry {
                     id: stored.id.clone(),
-                    file: format!("{}.log", stored.id),
+                    file: store::output_file(&stored.id),
                     created: store::now_rfc3339(),
                     bytes: self.counters.bytes(),
                     lines: self.counters.lines(),

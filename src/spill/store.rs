@@ -127,7 +127,7 @@ impl Store {
         let mut attempts = 0;
         loop {
             let id = random_id()?;
-            let path = self.dir.join(format!("{id}.log"));
+            let path = self.dir.join(output_file(&id));
             let created = OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -153,7 +153,7 @@ impl Store {
     /// printed; returns the new path.
     pub(crate) fn keep_unlisted(&self, id: &str) -> io::Result<PathBuf> {
         let unlisted = self.dir.join(format!("{id}.unlisted.log"));
-        fs::rename(self.dir.join(format!("{id}.log")), &unlisted)?;
+        fs::rename(self.dir.join(output_file(id)), &unlisted)?;
         Ok(unlisted)
     }
 
@@ -314,6 +314,7 @@ impl Store {
     fn remove_orphans(&self) -> io::Result<usize> {
         let manifest = self.manifest_bytes()?;
         let named = names_in(&manifest);
+        let rewrite_prefix = format!("{MANIFEST}.");
         let mut removed = 0;
         for found in fs::read_dir(&self.dir)? {
             let found = found?;
@@ -327,7 +328,7 @@ impl Store {
             {
                 remove_if_present(&path)?;
                 removed += 1;
-            } else if name.strip_prefix(&format!("{MANIFEST}.")).is_some_and(is_id) {
+            } else if name.strip_prefix(&rewrite_prefix).is_some_and(is_id) {
                 remove_if_present(&path)?;
             }
         }
@@ -429,6 +430,11 @@ fn is_abandoned(path: &Path) -> bool {
         .custom_flags(libc::O_NOFOLLOW)
         .open(path)
         .is_ok_and(|output| matches!(sys::lock_exclusive(&output, false), Ok(true)))
+}
+
+/// The name of the file that holds output `id`.
+pub(crate) fn output_file(id: &str) -> String {
+    format!("{id}.log")
 }
 
 /// Whether `name` has the shape of an id: [`ID_BYTES`] in lower-case hex.
