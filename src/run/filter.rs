@@ -5,6 +5,7 @@
 
 use std::fs::File;
 use std::io;
+use std::os::fd::AsFd;
 use std::sync::mpsc;
 use std::thread;
 
@@ -30,7 +31,8 @@ pub(super) fn run<W: Close>(
 ) -> Result<Report, Error> {
     let interruption =
         Interruption::install().map_err(Error::io("cannot install signal handlers"))?;
-    let read_ahead = plan.is_cpu_bound() || sniff.as_ref().is_some_and(Sniff::may_be_cpu_bound);
+    let read_ahead = (plan.is_cpu_bound() || sniff.as_ref().is_some_and(Sniff::may_be_cpu_bound))
+        && inputs.iter().all(is_regular_file);
     let spill = config.spill.as_ref().map(Spill::create);
     let mut output = Printed::new(Stream::new(plan, spill), sink, "stdout", config);
     let mut sniffing = sniff;
@@ -148,6 +150,21 @@ fn read(
     problems
 }
 
+/// Whether `input` is a regular file, which the kernel copies from its
+/// cache at whatever speed toolcap reads. Reading ahead on a thread then
+/// overlaps that copy with the cleaning; from a pipe it does not pay: the
+/// writer already runs on a core of its own, and handing each chunk from
+/// one thread to the other cost more than it saved (1 GiB of log lines
+/// through `cat`, 2 cores: `--clean` without `--fold` 1.22 s read ahead,
+/// 0.80 s not; `--keep-errors` 0.72 s against 0.63 s).
+fn is_regular_file(input: &Input) -> bool {
+    let metadata = match input {
+        Input::Stdin => sys::fd_metadata(io::stdin().as_fd()),
+        Input::File(path) => std::fs::metadata(path),
+    };
+    metadata.is_ok_and(|metadata| metadata.is_file())
+}
+
 /// Chunks read ahead and not yet consumed: enough to keep both threads
 /// busy, few enough to bound memory.
 const CHUNKS_IN_FLIGHT: usize = 4;
@@ -156,7 +173,7 @@ const CHUNKS_IN_FLIGHT: usize = 4;
 /// a wake-up, so they are larger than [`CHUNK_SIZE`].
 const READ_AHEAD_CHUNK: usize = 2 * CHUNK_SIZE;
 
-/// [`read`] on a thread of its own, for streams whose cleaning costs CPU:
+/// [`read`] on a thread of its own, for files whose cleaning costs CPU:
 /// the kernel's copy of the next chunks then overlaps the work on this
 /// one. Each buffer read into is handed over whole (not copied) and goes
 /// back to the reader to be refilled, so memory stays at a few chunks.
