@@ -472,7 +472,7 @@ fn write_marker(
 /// Keeps the marker on one line whatever a path contains: `\n`, `\r` and
 /// `\t` become those two-character escapes, other control bytes `\xNN`.
 /// Everything else, invalid UTF-8 included, is left as it is.
-fn escape_controls(text: &[u8]) -> Vec<u8> {
+pub(crate) fn escape_controls(text: &[u8]) -> Vec<u8> {
     let mut escaped = Vec::with_capacity(text.len());
     for &byte in text {
         match byte {

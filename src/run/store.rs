@@ -3,13 +3,15 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
+use std::path::Path;
 
 use crate::config::{Config, StoreCommand};
 use crate::error::{Error, Problem};
 use crate::sink::Sink;
 use crate::render::template::grouped_digits;
+use crate::render::text::escape_controls;
 use crate::spill::store::{Entries, Entry, Store, shell_quoted, show_command};
-use crate::spill::{SpillTarget, StoreTarget};
+use crate::spill::{SpillTarget, StoreTarget, absolute};
 
 /// The widest command a summary shows, in characters.
 const SUMMARY_COMMAND_WIDTH: usize = 80;
@@ -21,10 +23,19 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
             "the store commands need a store: --store or --spill-dir DIR".into(),
         ));
     };
-    let store = Store::open(&target.dir).map_err(Error::Store)?;
+    // Absolute, so that the show command a summary prints works from
+    // anywhere, as a marker's does.
+    let dir = absolute(&target.dir);
+    let Some(store) = Store::open_existing(&dir).map_err(Error::Store)? else {
+        return match command {
+            // Nothing was stored there: nothing to list or prune.
+            StoreCommand::List | StoreCommand::Prune => Ok(Vec::new()),
+            StoreCommand::Show { id, .. } | StoreCommand::Summary { id } => Err(no_store(id, &dir)),
+        };
+    };
     if let StoreCommand::Prune = command {
         store
-            .prune(target.retain, target.retain_bytes)
+            .prune(target.retain, target.retain_bytes, None)
             .map_err(|err| Error::Store(format!("cannot prune the spill store: {err}")))?;
         return Ok(Vec::new());
     }
@@ -44,18 +55,27 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
         StoreCommand::List => list(&entries.outputs, &mut out),
         StoreCommand::Show { id, lines } => {
             let entry = find(&store, &entries.outputs, id)?;
-            show(&store, entry, *lines, &mut out)
+            show(&store.path_of(entry), *lines, &mut out)?;
+            Ok(())
         }
         StoreCommand::Summary { id } => {
             let entry = find(&store, &entries.outputs, id)?;
-            writeln!(out, "{}", summary(entry, target))
+            writeln!(out, "{}", summary(entry, &dir))
         }
         StoreCommand::Prune => Ok(()),
     };
-    written
-        .and_then(|()| out.finish())
-        .map_err(Error::io("cannot write to stdout"))?;
-    Ok(warnings)
+    match written.and_then(|()| out.finish()) {
+        // The reader went away (`--show ID | head`): it has all it wanted.
+        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
+            Err(Error::io("cannot write to stdout")(err))
+        }
+        _ => Ok(warnings),
+    }
+}
+
+/// Asked for output `id` where nothing was ever stored.
+fn no_store(id: &str, dir: &Path) -> Error {
+    Error::Store(format!("no output '{id}': there is no spill store '{}'", dir.display()))
 }
 
 /// The store's outputs, and the manifest lines that are not one.
@@ -98,24 +118,34 @@ fn list(outputs: &[Entry], out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The output byte for byte, or its lines `first` to `last`.
-fn show(store: &Store, entry: &Entry, lines: Option<(u64, u64)>, out: &mut impl Write) -> io::Result<()> {
-    let file = File::open(store.path_of(entry))?;
+/// The output at `path` byte for byte, or its lines `first` to `last`;
+/// stops early once stdout has failed (its reader went away).
+fn show<W: Write>(path: &Path, lines: Option<(u64, u64)>, out: &mut Sink<W>) -> Result<(), Error> {
+    let cannot_read = || Error::io(format!("cannot read the stored output '{}'", path.display()));
+    let mut reader = BufReader::new(File::open(path).map_err(cannot_read())?);
     let Some((first, last)) = lines else {
-        io::copy(&mut BufReader::new(file), out)?;
+        while !out.has_failed() {
+            let chunk = reader.fill_buf().map_err(cannot_read())?;
+            if chunk.is_empty() {
+                break;
+            }
+            let read = chunk.len();
+            // A Sink records a failed write instead of returning it.
+            let _ = out.write_all(chunk);
+            reader.consume(read);
+        }
         return Ok(());
     };
-    let mut reader = BufReader::new(file);
     let mut line = Vec::new();
     let mut number = 0;
-    while number < last {
+    while number < last && !out.has_failed() {
         line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
+        if reader.read_until(b'\n', &mut line).map_err(cannot_read())? == 0 {
             break;
         }
         number += 1;
         if number >= first {
-            out.write_all(&line)?;
+            let _ = out.write_all(&line);
         }
     }
     Ok(())
@@ -132,14 +162,17 @@ fn show(store: &Store, entry: &Entry, lines: Option<(u64, u64)>, out: &mut impl 
 /// writable by others), its manifest cannot be read, or it holds no output
 /// whose id starts with `id`, or more than one.
 pub fn store_summary(store: &StoreTarget, id: &str) -> Result<String, Error> {
-    let opened = Store::open(&store.dir).map_err(Error::Store)?;
+    let dir = absolute(&store.dir);
+    let Some(opened) = Store::open_existing(&dir).map_err(Error::Store)? else {
+        return Err(no_store(id, &dir));
+    };
     let entries = entries_of(&opened)?;
-    Ok(summary(find(&opened, &entries.outputs, id)?, store))
+    Ok(summary(find(&opened, &entries.outputs, id)?, &dir))
 }
 
 /// `[output {id}: {bytes} bytes, {lines} lines, exit {status}, {command};
 /// full output: toolcap --show {id}]`, the exit and command in wrap mode.
-pub(crate) fn summary(entry: &Entry, target: &StoreTarget) -> String {
+pub(crate) fn summary(entry: &Entry, dir: &Path) -> String {
     let mut text = format!(
         "[output {}: {} bytes, {} lines",
         entry.id,
@@ -153,21 +186,34 @@ pub(crate) fn summary(entry: &Entry, target: &StoreTarget) -> String {
         text.push_str(", ");
         text.push_str(&shortened(&command_line(command), SUMMARY_COMMAND_WIDTH));
     }
-    text.push_str(&format!("; full output: {}]", show_command(&entry.id, &target.dir)));
+    text.push_str(&format!("; full output: {}]", show_command(&entry.id, dir)));
     text
 }
 
-/// A command as one line: a `-c STRING` run shows the STRING, a program
-/// its words, each quoted for a POSIX shell where it needs to be.
+/// A command as one line: a shell's `-c STRING` (toolcap's own `-c`, or
+/// `-- bash -c STRING`) shows the STRING, a program its words, each quoted
+/// for a POSIX shell where it needs to be; control characters are escaped
+/// as in a marker, so that a listing row or a summary stays one line.
 fn command_line(argv: &[String]) -> String {
-    match argv {
-        [_, flag, string] if flag == "-c" => string.clone(),
+    let line = match argv {
+        [shell, flag, string] if flag == "-c" && is_shell(shell) => string.clone(),
         words => words
             .iter()
             .map(|word| shell_quoted(word))
             .collect::<Vec<_>>()
             .join(" "),
-    }
+    };
+    String::from_utf8_lossy(&escape_controls(line.as_bytes())).into_owned()
+}
+
+/// Whether `program` is a shell, to which `-c` gives a command string (to
+/// `grep` or `gcc` it means something else).
+fn is_shell(program: &str) -> bool {
+    let name = Path::new(program).file_name().and_then(|name| name.to_str());
+    matches!(
+        name,
+        Some("sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "yash" | "fish")
+    )
 }
 
 /// At most `width` characters, the last one `…` when cut.
@@ -189,6 +235,9 @@ mod tests {
         let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
         assert_eq!(command_line(&argv(&["/bin/sh", "-c", "make test | tee x"])), "make test | tee x");
         assert_eq!(command_line(&argv(&["cargo", "test", "--", "a b", "it's"])), "cargo test -- 'a b' 'it'\\''s'");
+        assert_eq!(command_line(&argv(&["bash", "-c", "seq 5\necho \x1b[1mdone"])), "seq 5\\necho \\x1b[1mdone");
+        assert_eq!(command_line(&argv(&["grep", "-c", "1"])), "grep -c 1");
+        assert_eq!(command_line(&argv(&["python3", "-c", "print(1)"])), "python3 -c 'print(1)'");
         assert_eq!(shortened("abcdef", 4), "abc…");
         assert_eq!(shortened("abc", 4), "abc");
     }

@@ -290,7 +290,7 @@ impl Spill {
                             *path = unlisted;
                         }
                     }
-                } else if let Err(err) = store.prune(stored.retain.count, stored.retain.bytes) {
+                } else if let Err(err) = store.prune(stored.retain.count, stored.retain.bytes, Some(&stored.id)) {
                     other_failure = Some(format!(
                         "cannot apply retention to the spill store '{}': {err}",
                         store.dir().display()
@@ -403,7 +403,7 @@ impl Retention {
 
 /// `path` made absolute against the current directory (without resolving
 /// symlinks), so the marker means the same file to a reader elsewhere.
-fn absolute(path: &Path) -> PathBuf {
+pub(crate) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 

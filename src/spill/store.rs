@@ -83,7 +83,6 @@ impl Store {
     /// Refuses a store that belongs to another user or that others can
     /// write: a shared `/tmp` must not let anyone plant or read outputs.
     pub(crate) fn open(dir: &Path) -> Result<Store, String> {
-        let refuse = |why: &str| format!("refusing spill directory '{}': {why}", dir.display());
         let cannot = |why: &dyn std::fmt::Display| {
             format!("cannot create spill directory '{}': {why}", dir.display())
         };
@@ -96,6 +95,27 @@ impl Store {
                 .create(dir)
                 .map_err(|err| cannot(&err))?,
         }
+        Store::checked(dir)
+    }
+
+    /// The store at `dir`, as [`open`](Store::open) would refuse or accept
+    /// it, or `None` when there is none: for the commands that only read
+    /// or prune a store, so that a mistyped `--spill-dir` leaves no empty
+    /// store behind.
+    pub(crate) fn open_existing(dir: &Path) -> Result<Option<Store>, String> {
+        match fs::metadata(dir) {
+            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
+            Ok(metadata) if !metadata.is_dir() => {
+                Err(format!("spill directory '{}' is not a directory", dir.display()))
+            }
+            _ => Store::checked(dir).map(Some),
+        }
+    }
+
+    /// Refuses a store that belongs to another user or that others can
+    /// write.
+    fn checked(dir: &Path) -> Result<Store, String> {
+        let refuse = |why: &str| format!("refusing spill directory '{}': {why}", dir.display());
         let metadata = fs::metadata(dir).map_err(|err| refuse(&err.to_string()))?;
         if metadata.uid() != sys::effective_uid() {
             return Err(refuse("it belongs to another user"));
@@ -243,16 +263,20 @@ impl Store {
     /// hold at most `bytes`, and the outputs no run will record (see
     /// [`remove_orphans`](Store::remove_orphans)), under the lock. Returns
     /// how many went.
-    pub(crate) fn prune(&self, count: u64, bytes: u64) -> io::Result<usize> {
+    ///
+    /// `spare` is the id of an output never deleted: the one just written,
+    /// which its marker names (it stays even when it alone is over `bytes`).
+    pub(crate) fn prune(&self, count: u64, bytes: u64, spare: Option<&str>) -> io::Result<usize> {
         let _lock = self.lock()?;
-        let retired = self.retain(count, bytes)?;
+        let retired = self.retain(count, bytes, spare)?;
         Ok(retired + self.remove_orphans()?)
     }
 
     /// Deletes the oldest outputs until at most `count` remain and they
-    /// hold at most `bytes`; rewrites the manifest atomically (a temporary
-    /// file renamed over it), keeping the lines that are not entries.
-    fn retain(&self, count: u64, bytes: u64) -> io::Result<usize> {
+    /// hold at most `bytes`, stopping at `spare`; rewrites the manifest
+    /// atomically (a temporary file renamed over it), keeping the lines that
+    /// are not entries.
+    fn retain(&self, count: u64, bytes: u64, spare: Option<&str>) -> io::Result<usize> {
         let lines = self.read_manifest()?;
         let outputs: Vec<&Entry> = lines
             .iter()
@@ -265,6 +289,7 @@ impl Store {
         let mut drop = 0;
         while drop < outputs.len()
             && ((outputs.len() - drop) as u64 > count || kept_bytes > bytes)
+            && Some(outputs[drop].id.as_str()) != spare
         {
             kept_bytes = kept_bytes.saturating_sub(outputs[drop].bytes);
             drop += 1;

@@ -89,6 +89,44 @@ fn stdout_closed_at_every_stage_is_a_quiet_success_and_the_spill_is_complete() {
 }
 
 #[test]
+fn a_stored_output_read_into_a_closed_pipe_is_a_success_and_a_lost_file_is_named() {
+    let dir = TempDir::new("show-closed");
+    let store = dir.join("store");
+    toolcap()
+        .args(["--max", "10", "--spill-dir"])
+        .arg(&store)
+        .write_stdin(numbers(100_000))
+        .assert()
+        .success();
+    let id = stored_outputs(&store)[0]
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    // 589 KB: the reader is gone long before the last write.
+    let (stdout, stderr, status) = bash(&format!(
+        "{BIN} --show {id} --spill-dir '{}' | head -c 2",
+        store.display()
+    ));
+    assert_eq!(
+        (status, stderr.as_str(), &stdout[..]),
+        (Some(0), "", &b"1\n"[..])
+    );
+    let file = store.join(format!("{id}.log"));
+    std::fs::remove_file(&file).unwrap();
+    toolcap()
+        .args(["--show", &id, "--spill-dir"])
+        .arg(&store)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!(
+            "toolcap: cannot read the stored output '{}': No such file or directory (os error 2)\n",
+            file.display()
+        ));
+}
+
+#[test]
 fn a_file_that_disappears_before_its_turn_is_named_and_the_others_are_capped() {
     let dir = TempDir::new("disappearing");
     let fifo = dir.join("fifo");

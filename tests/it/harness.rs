@@ -293,6 +293,95 @@ fn retention_keeps_the_newest_outputs_by_count_and_by_size() {
         .stdout("");
     assert_eq!(manifest(Path::new(&store)).len(), 1);
     assert_eq!(stored_outputs(Path::new(&store)).len(), 1);
+    // After a write, never the output just written, which its marker
+    // names: it stays even alone over the limit (or with --retain 0).
+    for retain in [["--retain-size", "100"], ["--retain", "0"]] {
+        let output = toolcap()
+            .args(["--max", "10", "--spill-dir", &store])
+            .args(retain)
+            .write_stdin(repeated("new\n", 200))
+            .output()
+            .expect("run toolcap");
+        assert!(output.status.success(), "{output:?}");
+        let entries = manifest(Path::new(&store));
+        let id = entries[0]["id"].as_str().expect("id");
+        assert_eq!(entries.len(), 1, "{retain:?}");
+        let named = format!("full output in {store}/{id}.log");
+        assert!(
+            String::from_utf8_lossy(&output.stdout).contains(&named),
+            "{retain:?}"
+        );
+        assert_eq!(
+            stored_outputs(Path::new(&store)),
+            [Path::new(&store).join(format!("{id}.log"))]
+        );
+    }
+}
+
+#[test]
+fn store_commands_create_no_store_and_name_it_absolutely() {
+    let dir = TempDir::new("store-absent");
+    let absent = dir.join("absent");
+    for command in [&["--list"][..], &["--prune"]] {
+        toolcap()
+            .args(command)
+            .arg("--spill-dir")
+            .arg(&absent)
+            .assert()
+            .success()
+            .stdout("");
+    }
+    for command in ["--show", "--summary"] {
+        toolcap()
+            .current_dir(dir.path())
+            .args([command, "abc", "--spill-dir", "absent"])
+            .assert()
+            .code(1)
+            .stderr(format!(
+                "toolcap: no output 'abc': there is no spill store '{}'\n",
+                absent.display()
+            ));
+    }
+    assert!(!absent.exists());
+    // A relative --spill-dir: the summary's show command works from
+    // anywhere. The command column is one line, and `-c` is a command
+    // string only to a shell.
+    let store = dir.join("store");
+    for argv in [
+        &["-c", "echo one\necho two"][..],
+        &["--", "grep", "-c", "1"],
+    ] {
+        toolcap()
+            .current_dir(dir.path())
+            .args(["--max", "1", "--spill-dir", "store"])
+            .args(argv)
+            .write_stdin("1\n1\n")
+            .assert()
+            .success();
+    }
+    let entries = manifest(&store);
+    let id = entries[0]["id"].as_str().expect("id");
+    toolcap()
+        .current_dir(dir.path())
+        .args(["--summary", id, "--spill-dir", "store"])
+        .assert()
+        .success()
+        .stdout(format!(
+            "[output {id}: 8 bytes, 2 lines, exit 0, echo one\\necho two; full output: toolcap \
+             --show {id} --spill-dir {}]\n",
+            store.display()
+        ));
+    let listed = toolcap()
+        .args(["--list", "--spill-dir"])
+        .arg(&store)
+        .output()
+        .expect("list");
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    let commands: Vec<&str> = listed
+        .lines()
+        .map(|row| row.rsplit("lines  ").next().unwrap_or(""))
+        .collect();
+    assert_eq!(commands, ["grep -c 1", "echo one\\necho two"], "{listed}");
 }
 
 #[test]
