@@ -540,6 +540,25 @@ fn templates_reproduce_other_agents_notices() {
             store.display()
         )
     );
+    // The README: "With `--keep-errors --keep-max 2k` added to the second,
+    // the lines it keeps still appear between the pointer lines".
+    let with_errors = toolcap()
+        .args(["--head", "0", "--tail", "0", "--no-header", "--spill-dir"])
+        .arg(&store)
+        .args([
+            "--marker",
+            "[compressed: {bytes} bytes]",
+            "--keep-errors",
+            "--keep-max",
+            "2k",
+        ])
+        .write_stdin("1\n2\nerror: x\n3\n")
+        .output()
+        .expect("run toolcap");
+    assert_eq!(
+        String::from_utf8_lossy(&with_errors.stdout),
+        "[compressed: 15 bytes]\nerror: x\n[compressed: 15 bytes]\n"
+    );
     // An empty header template: no header at all.
     toolcap()
         .args([
