@@ -906,6 +906,9 @@ impl Args {
         }
         let tokenizer = match (self.tokenizer, env("TOOLCAP_TOKENIZER")) {
             (Some(arg), _) => arg,
+            // Codex style counts as codex does: a default set for every run
+            // must not refuse it.
+            (None, Some(_)) if matches!(self.style, Some(StyleArg::Codex)) => TokenizerArg::Approx,
             (None, Some(value)) => value
                 .to_str()
                 .and_then(|name| TokenizerArg::from_str(name, false).ok())
@@ -1169,6 +1172,18 @@ mod tests {
         capper.push(&vec![b'x'; 100_000]);
         let report = capper.finish();
         (report.head.len() as u64, report.tail.len() as u64)
+    }
+
+    #[test]
+    fn a_tokenizer_from_the_environment_yields_to_codex_style_and_a_flag_does_not() {
+        let env = [("TOOLCAP_TOKENIZER", "o200k")];
+        let capper = |args: &[&str]| {
+            let config = config_with_env(args, &env).unwrap();
+            crate::Capper::new(&config.options).map(drop).map_err(|err| err.to_string())
+        };
+        assert_eq!(capper(&["--style", "codex"]), Ok(()));
+        let refused = capper(&["--style", "codex", "--tokenizer", "o200k"]);
+        assert!(refused.is_err_and(|err| err.contains("--tokenizer o200k")));
     }
 
     #[test]
