@@ -112,7 +112,7 @@ fn list(outputs: &[Entry], out: &mut impl Write) -> io::Result<()> {
             entry.created,
             grouped_digits(entry.bytes),
             grouped_digits(entry.lines),
-            entry.command.as_deref().map(command_line).unwrap_or_default()
+            described_command(entry)
         )?;
     }
     Ok(())
@@ -182,12 +182,19 @@ pub(crate) fn summary(entry: &Entry, dir: &Path) -> String {
     if let Some(exit) = entry.exit {
         text.push_str(&format!(", exit {exit}"));
     }
-    if let Some(command) = &entry.command {
+    if entry.command.is_some() {
         text.push_str(", ");
-        text.push_str(&shortened(&command_line(command), SUMMARY_COMMAND_WIDTH));
+        text.push_str(&shortened(&described_command(entry), SUMMARY_COMMAND_WIDTH));
     }
     text.push_str(&format!("; full output: {}]", show_command(&entry.id, dir)));
     text
+}
+
+/// The command of an output as one line, `stderr of ` before it for a
+/// command's separate stderr; empty outside wrap mode.
+fn described_command(entry: &Entry) -> String {
+    let command = entry.command.as_deref().map(command_line).unwrap_or_default();
+    if entry.stderr { format!("stderr of {command}") } else { command }
 }
 
 /// A command as one line: a shell's `-c STRING` (toolcap's own `-c`, or

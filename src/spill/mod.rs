@@ -160,6 +160,8 @@ struct Stored {
     store: Store,
     id: String,
     retain: Retention,
+    /// The output is a command's separate stderr.
+    stderr: bool,
     /// A descriptor of the output with a flock on it, open until the
     /// output is in the manifest: pruning removes an unlisted output that
     /// no one holds. `None` where flock fails.
@@ -200,7 +202,7 @@ impl Spill {
     /// named file, or an output of its own in a store.
     pub(crate) fn create_sibling(&self, suffix: &str) -> Spill {
         match &self.stored {
-            Some(stored) => Spill::new_output(stored.store.clone(), stored.retain),
+            Some(stored) => Spill::new_output(stored.store.clone(), stored.retain, true),
             None if self.file.is_none() && self.failure.is_some() => {
                 let reason = self.failure.clone().unwrap_or_default();
                 Spill {
@@ -274,6 +276,7 @@ impl Spill {
                     omitted_lines: facts.omitted_lines,
                     command: facts.command.clone(),
                     exit: facts.exit,
+                    stderr: stored.stderr,
                 };
                 let store = &stored.store;
                 if let Err(err) = store.record(&entry) {
@@ -358,18 +361,19 @@ impl Spill {
     fn create_in_store(target: &StoreTarget) -> Spill {
         let dir = absolute(&target.dir);
         match Store::open(&dir) {
-            Ok(store) => Spill::new_output(store, Retention::of(target)),
+            Ok(store) => Spill::new_output(store, Retention::of(target), false),
             Err(reason) => Spill::failed_in_store(dir, reason),
         }
     }
 
-    fn new_output(store: Store, retain: Retention) -> Spill {
+    fn new_output(store: Store, retain: Retention, stderr: bool) -> Spill {
         match store.create_output() {
             Ok((id, path, file, writing)) => {
                 let stored = Stored {
                     store,
                     id,
                     retain,
+                    stderr,
                     _writing: writing,
                 };
                 Spill::opened(path, file, Some(stored))

@@ -60,6 +60,8 @@ pub(crate) struct Entry {
     /// toolcap passed on).
     pub(crate) command: Option<Vec<String>>,
     pub(crate) exit: Option<i64>,
+    /// A command's separate stderr (`"stream": "stderr"`), not its output.
+    pub(crate) stderr: bool,
 }
 
 /// The outputs of a manifest, oldest first, and the lines that are not
@@ -374,7 +376,7 @@ impl Store {
 
 impl Entry {
     fn to_json(&self) -> Value {
-        json!({
+        let mut entry = json!({
             "id": self.id,
             "file": self.file,
             "created": self.created,
@@ -383,7 +385,11 @@ impl Entry {
             "omitted_lines": self.omitted_lines,
             "command": self.command,
             "exit": self.exit,
-        })
+        });
+        if self.stderr {
+            entry["stream"] = json!("stderr");
+        }
+        entry
     }
 
     fn from_json(value: Value) -> Option<Entry> {
@@ -405,6 +411,7 @@ impl Entry {
                     .collect()
             }),
             exit: value.get("exit").and_then(Value::as_i64),
+            stderr: value.get("stream").and_then(Value::as_str) == Some("stderr"),
         })
     }
 }

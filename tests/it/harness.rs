@@ -319,6 +319,46 @@ fn retention_keeps_the_newest_outputs_by_count_and_by_size() {
 }
 
 #[test]
+fn a_separate_stderr_in_the_store_says_so() {
+    let dir = TempDir::new("store-stderr");
+    let store = dir.join("store");
+    toolcap()
+        .args(["--max", "5", "--stderr", "separate", "--spill-dir"])
+        .arg(&store)
+        .args(["-c", "seq 100; seq 100 >&2"])
+        .assert()
+        .success();
+    let entries = manifest(&store);
+    let streams: Vec<Option<&str>> = entries
+        .iter()
+        .map(|entry| entry["stream"].as_str())
+        .collect();
+    assert_eq!(
+        streams
+            .iter()
+            .filter(|stream| **stream == Some("stderr"))
+            .count(),
+        1,
+        "{entries:?}"
+    );
+    assert!(streams.contains(&None), "{entries:?}");
+    let listed = toolcap()
+        .args(["--list", "--spill-dir"])
+        .arg(&store)
+        .output()
+        .expect("list");
+    let mut commands: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(|row| row.rsplit("lines  ").next().unwrap_or("").to_string())
+        .collect();
+    commands.sort();
+    assert_eq!(
+        commands,
+        ["seq 100; seq 100 >&2", "stderr of seq 100; seq 100 >&2"]
+    );
+}
+
+#[test]
 fn store_commands_create_no_store_and_name_it_absolutely() {
     let dir = TempDir::new("store-absent");
     let absent = dir.join("absent");
