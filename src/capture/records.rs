@@ -110,7 +110,11 @@ impl Records {
         if !self.diff {
             let header_row = cut.and_then(|(h, t)| {
                 let end = self.starts.head.first().map(|event| event.offset)?;
-                (end <= h && t > h).then(|| head[..end as usize].to_vec())
+                // Over a tail that starts inside a row (one longer than the
+                // tail's budget), the header would label a fragment.
+                let mut starts = self.starts.head.iter().chain(&self.starts.ring);
+                let tail_at_row = starts.any(|event| event.offset == t);
+                (end <= h && t > h && tail_at_row).then(|| head[..end as usize].to_vec())
             });
             return FormatReport::Csv(CsvReport { header_row });
         }

@@ -596,6 +596,18 @@ fn csv_cuts_at_rows_and_repeats_the_header_row_before_the_tail() {
     assert!(input.ends_with(tail_rows));
     let omitted = input.len() - (head.len() + tail_rows.len());
     assert_eq!(marker, format!("{omitted} bytes truncated"));
+    // A last row longer than the tail's budget: the text rules start the
+    // tail inside it, and no header row labels that fragment.
+    let long_row = format!("id,name\n1,{}\n", "x".repeat(300));
+    toolcap()
+        .args(["--format", "csv", "--max", "40", "--no-header"])
+        .write_stdin(long_row)
+        .assert()
+        .success()
+        .stdout(format!(
+            "id,name\n[... 283 bytes truncated ...]\n{}\n",
+            "x".repeat(19)
+        ));
     // As text, the same budget cuts the quoted row in two.
     let plain = toolcap()
         .args(["--max", "120"])
