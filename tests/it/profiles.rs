@@ -175,6 +175,55 @@ fn auto_in_wrap_mode_chooses_by_the_command() {
 }
 
 #[test]
+fn auto_in_wrap_mode_looks_through_shell_idioms() {
+    // Fake `cargo` and `pytest` that print their arguments, first on PATH.
+    let config = TempDir::new("profile-idioms");
+    let bin = TempDir::new("profile-idioms-bin");
+    for tool in ["cargo", "pytest"] {
+        let path = bin.join(tool);
+        std::fs::write(&path, "#!/bin/sh\necho \"${0##*/}\" \"$@\"\n").unwrap();
+        let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+        std::fs::set_permissions(&path, permissions).unwrap();
+    }
+    std::fs::create_dir(config.join("x")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (script, expected) in [
+        ("bash -o pipefail -c 'cargo test'", Some("cargo")),
+        ("bash -eo pipefail -c 'cargo test'", Some("cargo")),
+        ("bash -O extglob -c 'cargo test'", Some("cargo")),
+        ("cd x || exit 1; pytest", Some("pytest")),
+        ("cd x || true; pytest", Some("pytest")),
+        ("exec 2>&1; pytest", Some("pytest")),
+        ("{ pytest; }", Some("pytest")),
+        ("( pytest )", Some("pytest")),
+        ("exec pytest", Some("pytest")),
+        ("echo pytest", None),
+    ] {
+        let output = toolcap_in(config.path())
+            .current_dir(config.path())
+            .env("PATH", &path)
+            .args(["--json", "--profile", "auto", "-c", script])
+            .output()
+            .expect("run toolcap");
+        let report: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("one JSON object");
+        assert_eq!(report["profile"].as_str(), expected, "{script}");
+        // What ran was the fake (or echo), so the choice was made on the
+        // very command the shell ran.
+        let ran = report["output"].as_str().unwrap_or_default();
+        assert!(
+            ran == "pytest\n" || ran == "cargo test\n",
+            "{script}: {ran:?}"
+        );
+    }
+}
+
+#[test]
 fn the_command_lines_options_win() {
     let config = TempDir::new("profile-override");
     let input: String = (0..2000)

@@ -108,49 +108,82 @@ pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
     found
 }
 
-/// The words of the first command in a shell script, less the builtins
-/// that only prepare the shell (`cd dir && make` runs `make`): words split
-/// as the shell does with quotes and backslashes, commands ended by `;`,
-/// `&`, `|`, a newline or a parenthesis. `$(...)` and the like are read as
-/// plain words.
+/// The words of the first command in a shell script that does more than
+/// prepare the shell (`cd dir && make` runs `make`): words split as the
+/// shell does with quotes and backslashes, commands ended by `;`, `&`,
+/// `|`, a newline or a parenthesis, redirections left out. `$(...)` and
+/// the like are read as plain words.
 pub(super) fn first_command(script: &str) -> Vec<String> {
-    /// Builtins and tests that only prepare or check: the command that
-    /// follows them is the one that prints.
+    /// Builtins and tests that only prepare or check, and a `for` loop's
+    /// header: the command that follows them is the one that prints.
     const PREPARE: &[&str] = &[
         "cd", "pushd", "popd", "export", "set", "unset", "source", ".", "umask", "ulimit",
         "alias", "shopt", "trap", ":", "true", "test", "[", "[[", "declare", "typeset",
-        "local", "readonly",
+        "local", "readonly", "exit", "for",
+    ];
+    /// Reserved words that open or close a group, a condition or a loop
+    /// body: the command after them (`{ pytest; }`, `if make; then`) runs.
+    const KEYWORDS: &[&str] = &[
+        "!", "{", "}", "if", "then", "elif", "else", "fi", "while", "until", "do", "done",
     ];
     for command in shell_commands(script) {
-        let words = skip_assignments(&command);
-        match words.first() {
-            None => {}
-            Some(word) if PREPARE.contains(&word.as_str()) => {}
-            Some(_) => return words.to_vec(),
+        let keywords = command.iter().take_while(|word| KEYWORDS.contains(&word.as_str())).count();
+        match skip_assignments(&command[keywords..]) {
+            [] => {}
+            // `exec 2>&1` only redirects the shell's own output.
+            [exec] if exec == "exec" => {}
+            [first, ..] if PREPARE.contains(&first.as_str()) => {}
+            words => return words.to_vec(),
         }
     }
     Vec::new()
 }
 
+/// A script's simple commands, as they are being split into words.
+#[derive(Default)]
+struct Commands {
+    done: Vec<Vec<String>>,
+    words: Vec<String>,
+    word: Option<String>,
+    /// The word being read is a redirection's target (`log` in `> log`),
+    /// not one of the command's.
+    target: bool,
+}
+
+impl Commands {
+    fn end_word(&mut self) {
+        if let Some(word) = self.word.take()
+            && !std::mem::take(&mut self.target)
+        {
+            self.words.push(word);
+        }
+    }
+
+    fn end_command(&mut self) {
+        self.end_word();
+        self.target = false;
+        if !self.words.is_empty() {
+            self.done.push(std::mem::take(&mut self.words));
+        }
+    }
+
+    fn text(&mut self) -> &mut String {
+        self.word.get_or_insert_with(String::new)
+    }
+}
+
 /// A script's simple commands, as words.
 fn shell_commands(script: &str) -> Vec<Vec<String>> {
-    let mut commands = Vec::new();
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
+    let mut commands = Commands::default();
     let mut chars = script.chars().peekable();
-    let end_word = |word: &mut Option<String>, words: &mut Vec<String>| {
-        if let Some(done) = word.take() {
-            words.push(done);
-        }
-    };
     while let Some(c) = chars.next() {
         match c {
             '\'' => {
-                let text = word.get_or_insert_with(String::new);
+                let text = commands.text();
                 text.extend(chars.by_ref().take_while(|&c| c != '\''));
             }
             '"' => {
-                let text = word.get_or_insert_with(String::new);
+                let text = commands.text();
                 while let Some(c) = chars.next() {
                     match c {
                         '"' => break,
@@ -165,40 +198,40 @@ fn shell_commands(script: &str) -> Vec<Vec<String>> {
                 // A backslash-newline joins lines; any other char is literal.
                 match chars.next() {
                     Some('\n') | None => {}
-                    Some(c) => word.get_or_insert_with(String::new).push(c),
+                    Some(c) => commands.text().push(c),
                 }
             }
-            // `2>&1` is a redirection, not the end of a command.
-            '&' if word.as_deref().is_some_and(|w| w.ends_with(['>', '<'])) => {
-                word.get_or_insert_with(String::new).push(c);
-            }
-            ';' | '&' | '|' | '\n' | '(' | ')' => {
-                end_word(&mut word, &mut words);
-                if !words.is_empty() {
-                    commands.push(std::mem::take(&mut words));
+            '<' | '>' => {
+                // A redirection: its fd (`2>`) only when the word so far is
+                // all digits, as the shell reads it; the rest of the
+                // operator (`>>`, `>&`, `<<<`, `<>`, `>|`), then its target.
+                if commands.word.as_deref().is_some_and(|word| {
+                    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+                }) {
+                    commands.word = None;
                 }
+                commands.end_word();
+                while chars.next_if(|c| "<>&|".contains(*c)).is_some() {}
+                commands.target = true;
             }
-            '#' if word.is_none() => {
+            // `&>log` redirects both outputs; the `>` starts the redirection.
+            '&' if chars.peek() == Some(&'>') => commands.end_word(),
+            ';' | '&' | '|' | '\n' | '(' | ')' => commands.end_command(),
+            '#' if commands.word.is_none() => {
                 // A comment, to the end of the line.
                 for c in chars.by_ref() {
                     if c == '\n' {
                         break;
                     }
                 }
-                end_word(&mut word, &mut words);
-                if !words.is_empty() {
-                    commands.push(std::mem::take(&mut words));
-                }
+                commands.end_command();
             }
-            c if c.is_whitespace() => end_word(&mut word, &mut words),
-            c => word.get_or_insert_with(String::new).push(c),
+            c if c.is_whitespace() => commands.end_word(),
+            c => commands.text().push(c),
         }
     }
-    end_word(&mut word, &mut words);
-    if !words.is_empty() {
-        commands.push(words);
-    }
-    commands
+    commands.end_command();
+    commands.done
 }
 
 fn base_name(path: &str) -> &str {
@@ -305,20 +338,42 @@ fn is_shell(program: &str) -> bool {
     matches!(program, "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" | "mksh")
 }
 
-/// `sh [OPTIONS] -c STRING`: the first command of STRING.
+/// `sh [OPTIONS] -c STRING`: the first command of STRING. Options are
+/// read as bash reads them: after `-` or `+` a cluster of letters, where
+/// each `o` or `O` takes the next word (`-euo pipefail`, `+O extglob`);
+/// long options alone, but for the few that take a value; `--` or `-`
+/// ends them. With a `c` in a cluster (`-c`, `-lc`), STRING is the first
+/// word after the options; without one, that word is a script file.
 fn shell_command(args: &[String]) -> Next<'_> {
+    /// bash's `--rcfile FILE` and `--init-file FILE`, zsh's `--emulate MODE`.
+    const VALUED: &[&str] = &["--rcfile", "--init-file", "--emulate"];
     let mut runs_string = false;
-    for arg in args {
-        match arg.strip_prefix('-') {
-            Some(flags) if !flags.starts_with('-') && !flags.is_empty() => {
-                runs_string |= flags.contains('c');
+    let mut words = args.iter();
+    let operand = loop {
+        let Some(word) = words.next() else {
+            return Next::Nothing;
+        };
+        match word.as_str() {
+            "--" | "-" => break words.next(),
+            long if VALUED.contains(&long) => {
+                words.next();
             }
-            Some(_) => {}
-            None if runs_string => return Next::Script(first_command(arg)),
-            None => break,
+            long if long.starts_with("--") => {}
+            _ => match word.strip_prefix(['-', '+']) {
+                Some(letters) if !letters.is_empty() => {
+                    runs_string |= letters.contains('c');
+                    for _ in letters.matches(['o', 'O']) {
+                        words.next();
+                    }
+                }
+                _ => break Some(word),
+            },
         }
+    };
+    match operand {
+        Some(script) if runs_string => Next::Script(first_command(script)),
+        _ => Next::Nothing,
     }
-    Next::Nothing
 }
 
 #[cfg(test)]
@@ -356,11 +411,73 @@ mod tests {
         for (script, expected) in [
             ("cd 'my dir' && cargo test", "cargo test"),
             ("set -e; export X=1; FOO=\"a b\" pytest -q", "pytest -q"),
-            ("make check 2>&1 | tail", "make check 2>&1"),
+            ("make check 2>&1 | tail", "make check"),
             ("# setup\n[ -d x ] || mkdir x\nls", "mkdir x"),
             ("(cd sub; npm test)", "npm test"),
             ("echo \"a\\\"b\" c\\ d", "echo a\"b c d"),
             ("cd x", ""),
+        ] {
+            assert_eq!(first_command(script).join(" "), expected, "{script:?}");
+        }
+    }
+
+    #[test]
+    fn shell_options_before_the_string_are_skipped() {
+        for (argv, expected) in [
+            (&["bash", "-o", "pipefail", "-c", "cargo test"][..], &["bash", "cargo"][..]),
+            (&["bash", "-eo", "pipefail", "-c", "cargo test"], &["bash", "cargo"]),
+            (&["bash", "-euo", "pipefail", "-c", "cargo test"], &["bash", "cargo"]),
+            (&["bash", "-O", "extglob", "-c", "cargo test"], &["bash", "cargo"]),
+            (&["bash", "+O", "extglob", "+o", "posix", "-ec", "cargo test"], &["bash", "cargo"]),
+            (&["bash", "-oO", "pipefail", "extglob", "-c", "pytest"], &["bash", "pytest"]),
+            (&["bash", "-c", "-o", "pipefail", "pytest"], &["bash", "pytest"]),
+            (&["bash", "--norc", "--rcfile", "rc", "-lc", "pytest"], &["bash", "pytest"]),
+            (&["zsh", "--emulate", "sh", "-c", "pytest"], &["zsh", "pytest"]),
+            (&["sh", "-c", "--", "pytest"], &["sh", "pytest"]),
+            (&["sh", "-c", "-", "pytest"], &["sh", "pytest"]),
+            (&["sh", "-c", "exec pytest -x"], &["sh", "exec", "pytest"]),
+            // Without a `c` the first word is a script file, whatever follows.
+            (&["bash", "-o", "pipefail", "run.sh"], &["bash"]),
+            (&["bash", "run.sh", "-c", "pytest"], &["bash"]),
+            (&["bash", "--", "-c", "pytest"], &["bash"]),
+            // The option's value is not the string.
+            (&["bash", "-c", "-o", "pytest"], &["bash"]),
+            (&["bash", "-eo"], &["bash"]),
+            (&["sh", "-c", "echo pytest"], &["sh", "echo"]),
+        ] {
+            let words: Vec<String> = argv.iter().map(|word| word.to_string()).collect();
+            let found: Vec<String> = invocations(&words).into_iter().map(|i| i.program).collect();
+            assert_eq!(found, expected, "{argv:?}");
+        }
+    }
+
+    #[test]
+    fn idioms_before_the_command_are_looked_through() {
+        for (script, expected) in [
+            ("cd x || exit 1; pytest", "pytest"),
+            ("cd x || true; pytest", "pytest"),
+            ("exec 2>&1; pytest", "pytest"),
+            ("exec >log 2>&1\npytest -q", "pytest -q"),
+            ("exec > log 2> err; exec &>all; pytest", "pytest"),
+            ("exec 3>&-; pytest", "pytest"),
+            ("exec pytest -x", "exec pytest -x"),
+            ("{ pytest; }", "pytest"),
+            ("{ cd x; pytest -q; } 2>&1 | tee log", "pytest -q"),
+            ("( pytest )", "pytest"),
+            ("if ! make; then exit 1; fi", "make"),
+            ("while true; do pytest; done", "pytest"),
+            ("for f in a b; do pytest \"$f\"; done", "pytest $f"),
+            ("FOO=1 >log BAR=2 pytest -x", "pytest -x"),
+            ("2>/dev/null cargo test", "cargo test"),
+            ("make>log", "make"),
+            ("cargo test >> log 2>&1", "cargo test"),
+            ("cat <<'EOF'", "cat"),
+            // Quoted, `>` is a word; a word with other letters is no fd.
+            ("echo '>' x", "echo > x"),
+            ("echo a2>x", "echo a2"),
+            ("echo pytest", "echo pytest"),
+            ("exec 2>&1", ""),
+            ("{ cd x; }", ""),
         ] {
             assert_eq!(first_command(script).join(" "), expected, "{script:?}");
         }
