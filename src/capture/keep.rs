@@ -59,22 +59,35 @@ pub(crate) struct MiddleLine {
 /// middle. A match waits until its context after has arrived, so the
 /// picker holds the lines from `context` before the first undecided match
 /// on: at most 2 * `context` + 1 lines, each at most the budget long.
+///
+/// Each line costs the same time however large `context` is: lines are
+/// numbered from the first offered, the undecided matches are queued by
+/// number, and a match's context walk steps over the lines already kept
+/// instead of visiting them (see [`Picker::keep_with_context`]).
 #[derive(Debug)]
 struct Picker {
     context: usize,
     budget: u64,
     left: u64,
     window: VecDeque<Candidate>,
+    /// The number of the window's first line.
+    window_from: u64,
+    /// The numbers of the undecided matches, in order.
+    undecided: VecDeque<u64>,
+    /// One past the number of the last line kept (0 while none is).
+    kept_to: u64,
     kept: Vec<MiddleLine>,
     /// Matching lines that did not fit.
     hidden: u64,
+    /// Lines looked at by context walks, counted so a test can tell a
+    /// walk that costs `context` steps a match from one that does not.
+    #[cfg(test)]
+    visits: u64,
 }
 
 #[derive(Debug)]
 struct Candidate {
     line: MiddleLine,
-    /// A match whose fate is not decided yet.
-    undecided: bool,
     kept: bool,
 }
 
@@ -85,24 +98,27 @@ impl Picker {
             budget: rules.budget,
             left: rules.budget,
             window: VecDeque::new(),
+            window_from: 0,
+            undecided: VecDeque::new(),
+            kept_to: 0,
             kept: Vec::new(),
             hidden: 0,
+            #[cfg(test)]
+            visits: 0,
         }
     }
 
     /// Offers the next line; `may_match` is false for a line known not to
     /// match.
     fn offer(&mut self, rules: &KeepRules, mut line: MiddleLine, may_match: bool) {
-        let undecided = may_match && rules.lines.matches(&line.bytes);
+        if may_match && rules.lines.matches(&line.bytes) {
+            self.undecided.push_back(self.window_from + self.window.len() as u64);
+        }
         if line.len > self.budget {
             // It can never be kept: only its length matters now.
             line.bytes = Vec::new();
         }
-        self.window.push_back(Candidate {
-            line,
-            undecided,
-            kept: false,
-        });
+        self.window.push_back(Candidate { line, kept: false });
         self.decide(false);
     }
 
@@ -110,10 +126,10 @@ impl Picker {
     /// once `ended`), then lets go of the lines no match can reach.
     fn decide(&mut self, ended: bool) {
         loop {
-            let first = self.window.iter().position(|c| c.undecided);
+            let first = self.undecided.front().map(|&number| self.index(number));
             match first {
                 Some(at) if ended || self.window.len() - at > self.context => {
-                    self.window[at].undecided = false;
+                    self.undecided.pop_front();
                     self.keep_with_context(at);
                 }
                 _ => {
@@ -121,29 +137,80 @@ impl Picker {
                     let settled = reachable.saturating_sub(self.context);
                     let kept = self.window.drain(..settled).filter(|c| c.kept);
                     self.kept.extend(kept.map(|c| c.line));
+                    self.window_from += settled as u64;
                     return;
                 }
             }
         }
     }
 
+    /// Where line `number`, one of the window's, is in it.
+    fn index(&self, number: u64) -> usize {
+        // The window is in memory, so its length fits a usize.
+        (number - self.window_from) as usize
+    }
+
+    /// Keeps the match at `at` if it fits, then its context: distance 1
+    /// before and after, then 2, and so on, each side stopping at the
+    /// first line that does not fit or lies outside the window.
+    ///
+    /// Walking every distance up to `context` would cost `context` steps a
+    /// match, quadratic when matches are dense, so the walk looks only at
+    /// the lines not kept yet, in the same order. This is the same walk
+    /// because the kept lines are one run per kept match (the match and
+    /// the context it got), a run's side before ends at a stop (a line
+    /// that did not fit, and still does not: `left` only shrinks; the
+    /// window's start; or `context` lines away, farther than any later
+    /// match reaches), and with `kept_to` one past the last kept line:
+    /// 1. A match kept already (as context after an earlier one) lies in
+    ///    the last run: its side before is kept back to that run's stop,
+    ///    so it takes nothing; its side after is kept up to `kept_to` and
+    ///    takes lines from there.
+    /// 2. A match not kept yet lies after every run: its side before
+    ///    takes lines down to `kept_to`, and past them (kept) meets a
+    ///    stop; nothing after it is kept, so its side after takes from
+    ///    the next line on.
     fn keep_with_context(&mut self, at: usize) {
+        let number = self.window_from + at as u64;
+        let (already, kept_to) = (self.window[at].kept, self.kept_to);
         if !self.take(at) {
             self.hidden += 1;
             return;
         }
-        let (mut before, mut after) = (true, true);
-        for distance in 1..=self.context {
-            before = before && at >= distance && self.take(at - distance);
-            after = after && self.take(at + distance);
-            if !before && !after {
-                break;
+        // The farthest distance the side before may take a line at, and
+        // the next distance each side tries.
+        let (mut before_last, mut after) = if already {
+            (0, self.index(kept_to) - at)
+        } else {
+            debug_assert!(kept_to <= number, "a line after a match not kept is kept");
+            let not_kept = usize::try_from(number - kept_to).unwrap_or(usize::MAX);
+            (self.context.min(at).min(not_kept), 1)
+        };
+        let mut before = 1;
+        let mut after_open = true;
+        loop {
+            // The nearer side first, the side before at equal distances.
+            if before <= before_last && (!after_open || before <= after) {
+                if self.take(at - before) {
+                    before += 1;
+                } else {
+                    before_last = 0;
+                }
+            } else if after_open && after <= self.context {
+                after_open = self.take(at + after);
+                after += 1;
+            } else {
+                return;
             }
         }
     }
 
     /// Keeps the line at `at` if it fits; whether it is kept.
     fn take(&mut self, at: usize) -> bool {
+        #[cfg(test)]
+        {
+            self.visits += 1;
+        }
         let Some(candidate) = self.window.get_mut(at) else {
             return false;
         };
@@ -156,13 +223,14 @@ impl Picker {
         debug_assert_eq!(candidate.line.len, candidate.line.bytes.len() as u64);
         self.left -= candidate.line.len;
         candidate.kept = true;
+        self.kept_to = self.kept_to.max(self.window_from + at as u64 + 1);
         true
     }
 
     /// Whether a match waits for its context after. While none does, only
     /// the last `context` lines can matter until the next match.
     fn waiting(&self) -> bool {
-        self.window.iter().any(|c| c.undecided)
+        !self.undecided.is_empty()
     }
 
     /// The kept lines in order, and how many matching lines did not fit.
@@ -351,5 +419,112 @@ mod tests {
             pick(&rules(&["ERROR"], 1, 100), "x\nERROR\nERROR\ny\nz\n").0,
             ["x\n", "ERROR\n", "ERROR\n", "y\n"]
         );
+    }
+
+    /// The README's rule read literally: each match, earliest first, if it
+    /// fits, then its context at every distance, alternating sides, each
+    /// side stopping at the first line that does not fit. Returns the
+    /// kept lines' indexes and how many matches did not fit.
+    fn naive(lines: &[&str], context: usize, budget: u64) -> (Vec<usize>, u64) {
+        let mut kept = vec![false; lines.len()];
+        let (mut left, mut hidden) = (budget, 0);
+        let mut take = |at: usize, kept: &mut Vec<bool>| {
+            if kept[at] {
+                return true;
+            }
+            let len = lines[at].len() as u64;
+            if len > left {
+                return false;
+            }
+            left -= len;
+            kept[at] = true;
+            true
+        };
+        for at in 0..lines.len() {
+            if !lines[at].contains("ERROR") {
+                continue;
+            }
+            if !take(at, &mut kept) {
+                hidden += 1;
+                continue;
+            }
+            let (mut before, mut after) = (true, true);
+            for distance in 1..=context {
+                before = before && at >= distance && take(at - distance, &mut kept);
+                after = after && at + distance < lines.len() && take(at + distance, &mut kept);
+            }
+        }
+        ((0..lines.len()).filter(|&at| kept[at]).collect(), hidden)
+    }
+
+    proptest::proptest! {
+        /// The picker steps over kept lines and feeds arrive in pieces;
+        /// neither may change what is kept.
+        #[test]
+        fn the_picker_keeps_what_the_naive_walk_keeps(
+            lines in proptest::collection::vec(
+                proptest::sample::select(vec!["ERROR\n", "ERROR long\n", "a\n", "bb\n", "long line\n"]),
+                0..40,
+            ),
+            context in 0usize..8,
+            budget in 0u64..80,
+            piece in 1usize..30,
+        ) {
+            let rules = rules(&["ERROR"], context, budget);
+            let text = lines.concat();
+            let mut picking = Picking::new(&rules, 0, 1, b"");
+            for bytes in text.as_bytes().chunks(piece) {
+                picking.feed(&rules, bytes, |_| (0, 0));
+            }
+            let (kept, hidden) = picking.finish(&rules, true, |_| (0, 0));
+            let kept: Vec<u64> = kept.iter().map(|line| line.start).collect();
+            let (expected, expected_hidden) = naive(&lines, context, budget);
+            let starts: Vec<u64> = expected
+                .iter()
+                .map(|&at| lines[..at].concat().len() as u64)
+                .collect();
+            proptest::prop_assert_eq!((kept, hidden), (starts, expected_hidden));
+        }
+    }
+
+    /// Regression: each match walked out to `context` lines on each side,
+    /// over lines already kept too, so dense matches with a large
+    /// `--keep-context` cost matches * context (5 MB of error lines with
+    /// `--keep-context 10000` took 8 s). The walk may look at each line
+    /// a few times, whatever the context.
+    #[test]
+    fn context_walks_cost_no_more_than_the_lines() {
+        let lines = 3_000;
+        for budget in [u64::MAX, 1_000] {
+            let rules = rules(&["ERROR"], 100_000, budget);
+            let mut picking = Picking::new(&rules, 0, 1, b"");
+            picking.feed(&rules, "ERROR\n".repeat(lines).as_bytes(), |_| (0, 0));
+            picking.picker.decide(true);
+            let visits = picking.picker.visits;
+            assert!(visits <= 4 * lines as u64, "{visits} visits for {lines} lines");
+            let (kept, hidden) = picking.finish(&rules, true, |_| (0, 0));
+            let fit = budget.min(lines as u64 * 6) / 6;
+            assert_eq!((kept.len() as u64, hidden), (fit, lines as u64 - fit));
+        }
+    }
+
+    /// Regression: with no match waiting, every line offered looked through
+    /// the whole window for one, up to `context` lines, so a large
+    /// `--keep-context` made input with no match quadratic (5 MB:
+    /// 17 s with `--keep-context 100000`). Sized so that cost would take
+    /// minutes here; lines in pieces smaller than the context are all
+    /// offered.
+    #[test]
+    fn lines_that_do_not_match_cost_the_same_whatever_the_context() {
+        let rules = rules(&["ERROR"], 1_000_000, u64::MAX);
+        let mut picking = Picking::new(&rules, 0, 1, b"");
+        let line = "info: something ok here\n";
+        let lines = 100_000;
+        for _ in 0..lines {
+            picking.feed(&rules, line.as_bytes(), |_| (0, 0));
+        }
+        picking.feed(&rules, b"ERROR\n", |_| (0, 0));
+        let (kept, hidden) = picking.finish(&rules, true, |_| (0, 0));
+        assert_eq!((kept.len(), hidden), (lines + 1, 0));
     }
 }
