@@ -234,18 +234,19 @@ impl Capper {
             head.append(&mut tail);
         }
         let records = self.records.as_ref().filter(|_| boundaries.is_some());
+        let uncut = |whole: Vec<u8>| Captured {
+            format: records.map_or(FormatReport::Text, |records| records.report(None, &whole)),
+            head: whole,
+            tail: Vec::new(),
+            cut: None,
+            counters,
+            kept: Vec::new(),
+            hidden_matches: 0,
+            chars,
+            tokens,
+        };
         if fits {
-            return Captured {
-                format: records.map_or(FormatReport::Text, |records| records.report(None, &head)),
-                head,
-                tail: Vec::new(),
-                cut: None,
-                counters,
-                kept: Vec::new(),
-                hidden_matches: 0,
-                chars,
-                tokens,
-            };
+            return uncut(head);
         }
         let (tail_bytes, tail_start) = if joined {
             (&head[..], 0)
@@ -263,6 +264,11 @@ impl Capper {
         };
         let boundaries = boundaries.as_ref().map(|sorted| Boundaries { sorted });
         let (h, t) = cut::decide(&kept, &self.budget, printed as u64, boundaries.as_ref());
+        if joined && h >= t {
+            // Real tokens: each part counted on its own, head and tail can
+            // hold all of B although B counts more than the budget.
+            return uncut(head);
+        }
         // The lines (of the capped stream) that hold B[h] and B[t-1].
         let first_line = 1 + memchr_iter(b'\n', &head[..h as usize]).count() as u64;
         let newlines_from_t = memchr_iter(b'\n', &tail_bytes[(t - 1 - tail_start) as usize..]).count();
