@@ -326,8 +326,6 @@ impl Store {
         fs::rename(&temporary, self.manifest_path())?;
         for entry in dropped {
             remove_if_present(&self.path_of(entry))?;
-            // A separate stderr's copy goes with it.
-            let _ = fs::remove_file(self.path_of(entry).with_extension("log.stderr"));
         }
         Ok(drop)
     }
