@@ -401,6 +401,11 @@ fn maskable(byte: u8) -> bool {
 /// before is alike (a hex digit after a number, a space, or the same
 /// byte), so the tokens that follow are read alike too.
 fn similar(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && differ_only_in_place(a, b) || similar_by_tokens(a, b)
+}
+
+/// [`similar`], reading the tokens around each difference.
+fn similar_by_tokens(a: &[u8], b: &[u8]) -> bool {
     let (mut i, mut j) = (0, 0);
     loop {
         let same = common_prefix(&a[i..], &b[j..]);
@@ -425,6 +430,125 @@ fn similar(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
+/// Whether `a` and `b`, of one length, are similar because each byte
+/// where they differ is, in both, inside a number or a space run: the
+/// common case (a counter, a duration, an id changed in place), decided
+/// a word at a time without reading tokens.
+///
+/// Outside ids, a differing byte must be of the same class in both
+/// lines; inside an id, a hex digit in both. Masking then cuts both lines
+/// into tokens at the same places (it reads classes, whether a byte is
+/// `.`, and the bytes that are equal), and a digit is always inside a
+/// number, a space inside a space run, and a hex letter inside a number
+/// only where its hex run is an id. `false` means "not proven here", and
+/// [`similar`] reads the tokens.
+fn differ_only_in_place(a: &[u8], b: &[u8]) -> bool {
+    // Where the id that the last differing hex letter was in ends.
+    let mut id_end: usize = 0;
+    let mut masked = |index: usize, x: u64, y: u64| {
+        // Digits in both are settled for the whole word at once.
+        let mut rest = nonzero_bytes(x ^ y) & !(digits(x) & digits(y));
+        while rest != 0 {
+            let in_id = bytes_before(id_end.saturating_sub(index * 8));
+            if rest & in_id != 0 {
+                if rest & in_id & !(hex_digits(x) & hex_digits(y)) != 0 {
+                    return false;
+                }
+                rest &= !in_id;
+            } else {
+                let Some(end) = settle(a, b, index * 8 + (rest.trailing_zeros() / 8) as usize) else {
+                    return false;
+                };
+                id_end = id_end.max(end);
+                rest &= rest - 1;
+            }
+        }
+        true
+    };
+    let (words_a, words_b) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail = (padded(words_a.remainder()), padded(words_b.remainder()));
+    for (index, (x, y)) in words_a.zip(words_b).enumerate() {
+        let (x, y) = (word(x), word(y));
+        if x != y && !masked(index, x, y) {
+            return false;
+        }
+    }
+    tail.0 == tail.1 || masked(a.len() / 8, tail.0, tail.1)
+}
+
+/// The differing byte at `at`, neither a digit in both nor inside an id
+/// already settled: `Some(0)` where it is a space in both, `Some(end)`
+/// where it is a hex digit in both inside an id that ends at `end`.
+fn settle(a: &[u8], b: &[u8], at: usize) -> Option<usize> {
+    let class = CLASS[usize::from(a[at])];
+    if class == SPACE && CLASS[usize::from(b[at])] == SPACE {
+        return Some(0);
+    }
+    if class & CLASS[usize::from(b[at])] & HEX == 0 {
+        return None;
+    }
+    let start = at - a[..at].iter().rev().take_while(|&&byte| is_hex_digit(byte)).count();
+    let end = at + run(a, at, HEX);
+    // Rule 2's `.` could take the run's first digits into the number
+    // before it: not an id then.
+    let after_decimal_point = start >= 2 && a[start - 1] == b'.' && a[start - 2].is_ascii_digit();
+    (end - start >= HEX_ID && !after_decimal_point).then_some(end)
+}
+
+fn is_hex_digit(byte: u8) -> bool {
+    CLASS[usize::from(byte)] & HEX != 0
+}
+
+/// Per-byte tests on eight bytes at once, the first byte in the word's
+/// lowest: each answers with the high bit of every byte it holds for.
+const LOW_SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const EACH_BYTE: u64 = 0x0101_0101_0101_0101;
+
+fn word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes.try_into().unwrap_or_default())
+}
+
+/// Up to eight bytes as a word, padded with zeros.
+fn padded(bytes: &[u8]) -> u64 {
+    let mut padded = [0; 8];
+    padded[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(padded)
+}
+
+/// The bytes that are not zero. No carry leaves its byte: 0x7f + 0x7f
+/// is below 0x100.
+fn nonzero_bytes(word: u64) -> u64 {
+    ((word & LOW_SEVEN) + LOW_SEVEN | word) & !LOW_SEVEN
+}
+
+/// The bytes in `low..=high` (ASCII): below 0x80, at most 0x7f once
+/// `0x7f - high` is added, and at least 0x80 once `0x80 - low` is; no sum
+/// leaves its byte.
+const fn bytes_in(word: u64, low: u8, high: u8) -> u64 {
+    let seven = word & LOW_SEVEN;
+    let above_high = seven + EACH_BYTE * (0x7f - high) as u64;
+    let from_low = seven + EACH_BYTE * (0x80 - low) as u64;
+    !word & !above_high & from_low & !LOW_SEVEN
+}
+
+fn digits(word: u64) -> u64 {
+    bytes_in(word, b'0', b'9')
+}
+
+fn hex_digits(word: u64) -> u64 {
+    // Setting 0x20 makes `A-F` `a-f` and moves nothing else into it.
+    digits(word) | bytes_in(word | EACH_BYTE * 0x20, b'a', b'f')
+}
+
+/// The first `count` bytes (all eight from 8 on).
+fn bytes_before(count: usize) -> u64 {
+    match count {
+        0 => 0,
+        1..8 => !LOW_SEVEN & ((1 << (count * 8)) - 1),
+        _ => !LOW_SEVEN,
+    }
+}
+
 /// How many bytes `a` and `b` share at their start: eight at a time
 /// while they can (a word compare, where a byte loop would not be
 /// vectorized; the first differing byte of a word is its lowest set bit
@@ -432,7 +556,6 @@ fn similar(a: &[u8], b: &[u8]) -> bool {
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let mut same = 0;
     for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
         let differ = word(x) ^ word(y);
         if differ != 0 {
             return same + (differ.trailing_zeros() / 8) as usize;
@@ -541,6 +664,55 @@ mod tests {
                     b.escape_ascii().to_string()
                 );
             }
+        }
+    }
+
+    fn line_and_changed_in_place() -> impl proptest::strategy::Strategy<Value = (Vec<u8>, Vec<u8>)> {
+        use proptest::prelude::*;
+        // Hex digits often enough that ids of 8 and more occur.
+        let byte = prop::sample::select(b"0123456789abcdefABCDEF0123456789 \t.x-=".to_vec());
+        (prop::collection::vec(byte.clone(), 0..48), prop::collection::vec((any::<usize>(), byte), 0..6))
+            .prop_map(|(line, changes)| {
+                let mut changed = line.clone();
+                for (at, byte) in changes {
+                    if !changed.is_empty() {
+                        let at = at % changed.len();
+                        changed[at] = byte;
+                    }
+                }
+                (line, changed)
+            })
+    }
+
+    proptest::proptest! {
+        /// The shortcut for lines of one length never says "similar"
+        /// where masking does not, and `similar` agrees with masking.
+        #[test]
+        fn lines_changed_in_place_are_similar_as_masked((a, b) in line_and_changed_in_place()) {
+            let same = masked(&a) == masked(&b);
+            let shown = (a.escape_ascii().to_string(), b.escape_ascii().to_string());
+            proptest::prop_assert!(!differ_only_in_place(&a, &b) || same, "{:?}", shown);
+            proptest::prop_assert_eq!(similar(&a, &b), same, "{:?}", shown);
+        }
+    }
+
+    #[test]
+    fn the_shortcut_settles_counters_durations_and_ids() {
+        for (a, b) in [
+            ("worker[3] id=9e3779b1 status=200 dur=5ms", "worker[4] id=3c6ef372 status=201 dur=7ms"),
+            ("t=0.25s\tok", "t=1.75s ok"),
+            ("sha 0123456789abcdef0123456789ABCDEF0123456789abcdef0123456789abcdef", "sha fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"),
+        ] {
+            assert!(differ_only_in_place(a.as_bytes(), b.as_bytes()), "{a:?} {b:?}");
+        }
+        for (a, b) in [
+            // Not an id: seven hex digits, or after a decimal point.
+            ("x abcdef1 y", "x 1234567 y"),
+            ("v 1.2345678ab", "v 1.23456789c"),
+            ("cafe", "beef"),
+            ("a-1", "a 1"),
+        ] {
+            assert!(!differ_only_in_place(a.as_bytes(), b.as_bytes()), "{a:?} {b:?}");
         }
     }
 
