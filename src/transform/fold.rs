@@ -518,7 +518,7 @@ fn padded(bytes: &[u8]) -> u64 {
 /// The bytes that are not zero. No carry leaves its byte: 0x7f + 0x7f
 /// is below 0x100.
 fn nonzero_bytes(word: u64) -> u64 {
-    ((word & LOW_SEVEN) + LOW_SEVEN | word) & !LOW_SEVEN
+    (((word & LOW_SEVEN) + LOW_SEVEN) | word) & !LOW_SEVEN
 }
 
 /// The bytes in `low..=high` (ASCII): below 0x80, at most 0x7f once
@@ -537,7 +537,7 @@ fn digits(word: u64) -> u64 {
 
 fn hex_digits(word: u64) -> u64 {
     // Setting 0x20 makes `A-F` `a-f` and moves nothing else into it.
-    digits(word) | bytes_in(word | EACH_BYTE * 0x20, b'a', b'f')
+    digits(word) | bytes_in(word | (EACH_BYTE * 0x20), b'a', b'f')
 }
 
 /// The first `count` bytes (all eight from 8 on).
