@@ -14,7 +14,7 @@
 //! between. The regex crate's own prefilter cannot do that for
 //! `(?i)error`: it needs every case variant of each word.
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, MatchKind, packed};
 use regex::bytes::RegexSet;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{
@@ -36,7 +36,7 @@ pub(crate) struct LineMatch {
     patterns: RegexSet,
     /// Literals one of which every match holds; `None` when some pattern
     /// has none (every line is then a candidate).
-    literals: Option<AhoCorasick>,
+    literals: Option<Literals>,
 }
 
 impl LineMatch {
@@ -61,18 +61,18 @@ impl LineMatch {
         let Some(literals) = &self.literals else {
             return (!text.is_empty()).then_some(0);
         };
-        if literals.patterns_len() == 0 {
+        let longest = literals.longest;
+        if longest == 0 {
             // A pattern that can never match.
             return None;
         }
-        let longest = literals.max_pattern_len();
         let (mut from, mut size) = (0, FIRST_WINDOW);
         while from < text.len() {
             let end = from.saturating_add(size).min(text.len());
             scratch.clear();
             scratch.extend(text[from..end].iter().map(u8::to_ascii_lowercase));
             if let Some(found) = literals.find(&scratch[..]) {
-                return Some(from + found.start());
+                return Some(from + found);
             }
             if end == text.len() {
                 break;
@@ -120,9 +120,37 @@ impl LineMatch {
     }
 }
 
+/// A search for any of a few literals.
+#[derive(Clone, Debug)]
+struct Literals {
+    /// The longest literal's length; 0 when there are none.
+    longest: usize,
+    search: Search,
+}
+
+#[derive(Clone, Debug)]
+enum Search {
+    /// Teddy, asked for directly: for a few literals that all begin with
+    /// one byte (` passed`, ` failed`), the automaton would search for
+    /// that byte first, and stop at every space of a log.
+    Packed(packed::Searcher),
+    /// One literal (memmem), or where Teddy cannot run.
+    Automaton(AhoCorasick),
+}
+
+impl Literals {
+    /// Where the first literal in `text` starts.
+    fn find(&self, text: &[u8]) -> Option<usize> {
+        match &self.search {
+            Search::Packed(searcher) => searcher.find(text).map(|found| found.start()),
+            Search::Automaton(automaton) => automaton.find(text).map(|found| found.start()),
+        }
+    }
+}
+
 /// A searcher for literals one of which every match of `patterns` holds,
-/// in lower case; `None` when some pattern has none worth searching for.
-fn required_literals<S: AsRef<str>>(patterns: &[S]) -> Option<AhoCorasick> {
+/// in lower case; `None` if some pattern holds none.
+fn required_literals<S: AsRef<str>>(patterns: &[S]) -> Option<Literals> {
     // The same syntax as `regex::bytes`: `(?-u)` may match any byte.
     let mut parser = regex_syntax::ParserBuilder::new().utf8(false).build();
     let mut literals = Vec::new();
@@ -130,10 +158,20 @@ fn required_literals<S: AsRef<str>>(patterns: &[S]) -> Option<AhoCorasick> {
         let hir = fold_ascii_case(&parser.parse(pattern.as_ref()).ok()?);
         literals.extend(pattern_literals(&hir)?);
     }
-    AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostFirst)
-        .build(&literals)
-        .ok()
+    let longest = literals.iter().map(Vec::len).max().unwrap_or(0);
+    let packed = (literals.len() > 1)
+        .then(|| packed::Config::new().builder().extend(&literals).build())
+        .flatten();
+    let search = match packed {
+        Some(searcher) => Search::Packed(searcher),
+        None => Search::Automaton(
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(&literals)
+                .ok()?,
+        ),
+    };
+    Some(Literals { longest, search })
 }
 
 /// The literals one of which every match of `hir` holds: those it starts
@@ -228,10 +266,12 @@ mod tests {
     #[test]
     fn keep_errors_starts_with_a_few_lower_case_words() {
         let matcher = LineMatch::new(&[KEEP_ERRORS]).unwrap();
-        let starts = matcher.literals.as_ref().expect("literals");
+        let hir = regex_syntax::ParserBuilder::new().utf8(false).build().parse(KEEP_ERRORS).unwrap();
+        let starts = pattern_literals(&fold_ascii_case(&hir)).expect("literals");
         // error, exception, fail, panic, traceback (and its Kelvin-sign
         // k), fatal, "E   ": not the 2^n case variants of each.
-        assert!(starts.patterns_len() <= 10, "{}", starts.patterns_len());
+        assert!(starts.len() <= 10, "{starts:?}");
+        assert!(matches!(matcher.literals.as_ref().map(|found| &found.search), Some(Search::Packed(_))));
         let mut scratch = Vec::new();
         let text = b"INFO ok\nINFO items processed\n2 tests FAILED\n";
         assert_eq!(matcher.candidate(text, &mut scratch), Some(text.len() - 7));
