@@ -445,7 +445,8 @@ fn similar_by_tokens(a: &[u8], b: &[u8]) -> bool {
 fn differ_only_in_place(a: &[u8], b: &[u8]) -> bool {
     // Where the id that the last differing hex letter was in ends.
     let mut id_end: usize = 0;
-    let mut masked = |index: usize, x: u64, y: u64| {
+    // Whether every byte where words `x` and `y` differ is masked alike.
+    let mut word_masked = |index: usize, x: u64, y: u64| {
         // Digits in both are settled for the whole word at once.
         let mut rest = nonzero_bytes(x ^ y) & !(digits(x) & digits(y));
         while rest != 0 {
@@ -469,11 +470,11 @@ fn differ_only_in_place(a: &[u8], b: &[u8]) -> bool {
     let tail = (padded(words_a.remainder()), padded(words_b.remainder()));
     for (index, (x, y)) in words_a.zip(words_b).enumerate() {
         let (x, y) = (word(x), word(y));
-        if x != y && !masked(index, x, y) {
+        if x != y && !word_masked(index, x, y) {
             return false;
         }
     }
-    tail.0 == tail.1 || masked(a.len() / 8, tail.0, tail.1)
+    tail.0 == tail.1 || word_masked(a.len() / 8, tail.0, tail.1)
 }
 
 /// The differing byte at `at`, neither a digit in both nor inside an id
