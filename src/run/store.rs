@@ -35,7 +35,7 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
     };
     if let StoreCommand::Prune = command {
         store
-            .prune(target.retain, target.retain_bytes, None)
+            .prune(target.retain, target.retain_bytes, &[])
             .map_err(|err| Error::Store(format!("cannot prune the spill store: {err}")))?;
         return Ok(Vec::new());
     }

@@ -110,10 +110,10 @@ pub(super) fn run<W: Close>(
             .map_or(ExitWatch::Interval, ExitWatch::Descriptor),
     };
 
-    let spill = config.spill.as_ref().map(Spill::create);
+    let mut spill = config.spill.as_ref().map(Spill::create);
     let mut stderr = stderr_plan.map(|plan| {
         let spill = spill
-            .as_ref()
+            .as_mut()
             .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
         let stream = Stream::new(plan, spill);
         Printed::new(stream, stderr_sink(), "stderr", config)

@@ -162,10 +162,21 @@ struct Stored {
     retain: Retention,
     /// The output is a command's separate stderr.
     stderr: bool,
+    /// The id of the same run's other output (its stdout's, or its
+    /// separate stderr's), which retention spares too: its marker names it.
+    sibling: Option<String>,
     /// A descriptor of the output with a flock on it, open until the
     /// output is in the manifest: pruning removes an unlisted output that
     /// no one holds. `None` where flock fails.
     _writing: Option<File>,
+}
+
+impl Stored {
+    /// The ids of the outputs this run wrote, which retention never
+    /// deletes after the write.
+    fn written(&self) -> Vec<&str> {
+        std::iter::once(self.id.as_str()).chain(self.sibling.as_deref()).collect()
+    }
 }
 
 /// What the manifest records of a run besides the stream itself.
@@ -200,9 +211,16 @@ impl Spill {
 
     /// The spill of a command's separate stderr: PATH.stderr next to a
     /// named file, or an output of its own in a store.
-    pub(crate) fn create_sibling(&self, suffix: &str) -> Spill {
-        match &self.stored {
-            Some(stored) => Spill::new_output(stored.store.clone(), stored.retain, true),
+    pub(crate) fn create_sibling(&mut self, suffix: &str) -> Spill {
+        match &mut self.stored {
+            Some(stored) => {
+                let mut sibling = Spill::new_output(stored.store.clone(), stored.retain, true);
+                if let Some(created) = &mut sibling.stored {
+                    created.sibling = Some(stored.id.clone());
+                    stored.sibling = Some(created.id.clone());
+                }
+                sibling
+            }
             None if self.file.is_none() && self.failure.is_some() => {
                 let reason = self.failure.clone().unwrap_or_default();
                 Spill {
@@ -293,7 +311,7 @@ impl Spill {
                             *path = unlisted;
                         }
                     }
-                } else if let Err(err) = store.prune(stored.retain.count, stored.retain.bytes, Some(&stored.id)) {
+                } else if let Err(err) = store.prune(stored.retain.count, stored.retain.bytes, &stored.written()) {
                     other_failure = Some(format!(
                         "cannot apply retention to the spill store '{}': {err}",
                         store.dir().display()
@@ -374,6 +392,7 @@ impl Spill {
                     id,
                     retain,
                     stderr,
+                    sibling: None,
                     _writing: writing,
                 };
                 Spill::opened(path, file, Some(stored))

@@ -266,19 +266,20 @@ impl Store {
     /// [`remove_orphans`](Store::remove_orphans)), under the lock. Returns
     /// how many went.
     ///
-    /// `spare` is the id of an output never deleted: the one just written,
-    /// which its marker names (it stays even when it alone is over `bytes`).
-    pub(crate) fn prune(&self, count: u64, bytes: u64, spare: Option<&str>) -> io::Result<usize> {
+    /// `spare` are the ids of outputs never deleted: those just written,
+    /// which their markers name (they stay even when they alone are over
+    /// `bytes`).
+    pub(crate) fn prune(&self, count: u64, bytes: u64, spare: &[&str]) -> io::Result<usize> {
         let _lock = self.lock()?;
         let retired = self.retain(count, bytes, spare)?;
         Ok(retired + self.remove_orphans()?)
     }
 
     /// Deletes the oldest outputs until at most `count` remain and they
-    /// hold at most `bytes`, stopping at `spare`; rewrites the manifest
+    /// hold at most `bytes`, stopping at the first of `spare`; rewrites the manifest
     /// atomically (a temporary file renamed over it), keeping the lines that
     /// are not entries.
-    fn retain(&self, count: u64, bytes: u64, spare: Option<&str>) -> io::Result<usize> {
+    fn retain(&self, count: u64, bytes: u64, spare: &[&str]) -> io::Result<usize> {
         let lines = self.read_manifest()?;
         let outputs: Vec<&Entry> = lines
             .iter()
@@ -291,7 +292,7 @@ impl Store {
         let mut drop = 0;
         while drop < outputs.len()
             && ((outputs.len() - drop) as u64 > count || kept_bytes > bytes)
-            && Some(outputs[drop].id.as_str()) != spare
+            && !spare.contains(&outputs[drop].id.as_str())
         {
             kept_bytes = kept_bytes.saturating_sub(outputs[drop].bytes);
             drop += 1;

@@ -3,7 +3,7 @@
 //! header and marker templates.
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -356,6 +356,42 @@ fn a_separate_stderr_in_the_store_says_so() {
         commands,
         ["seq 100; seq 100 >&2", "stderr of seq 100; seq 100 >&2"]
     );
+}
+
+#[test]
+fn retention_spares_both_outputs_of_a_run_with_a_separate_stderr() {
+    let dir = TempDir::new("store-retain-stderr");
+    let store = dir.join("store");
+    for run in 0..2 {
+        let output = toolcap()
+            .args([
+                "--max",
+                "50",
+                "--stderr",
+                "separate",
+                "--retain",
+                "1",
+                "--spill-dir",
+            ])
+            .arg(&store)
+            .args(["-c", "seq 100; seq 100 >&2"])
+            .output()
+            .expect("run toolcap");
+        assert!(output.status.success(), "{output:?}");
+        // Each marker names an output that is still there, and the older
+        // run's two are gone.
+        let mut named: Vec<PathBuf> = [&output.stdout, &output.stderr]
+            .iter()
+            .map(|text| {
+                let text = String::from_utf8_lossy(text);
+                let (_, after) = text.split_once("full output in ").expect("a marker");
+                PathBuf::from(after.split_whitespace().next().expect("a path"))
+            })
+            .collect();
+        named.sort();
+        assert_eq!(stored_outputs(&store), named, "run {run}");
+        assert_eq!(manifest(&store).len(), 2, "run {run}");
+    }
 }
 
 #[test]
