@@ -90,6 +90,12 @@ pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
                 Next::Runs(rest.get(1..).unwrap_or_default())
             }
             "nohup" | "exec" => Next::Runs(skip_options(args, &["-a"])),
+            // `command -v NAME` and `-V` only say what NAME is.
+            "command" if !args.iter().take_while(|arg| arg.starts_with('-')).any(|arg| arg.contains(['v', 'V'])) => {
+                Next::Runs(skip_options(args, &[]))
+            }
+            // Its options hold their values (`-oL`), or take the next word.
+            "stdbuf" => Next::Runs(skip_options(args, &["-i", "-o", "-e", "--input", "--output", "--error"])),
             "uv" if args.first().is_some_and(|arg| arg == "run") => uv_run(&args[1..]),
             "npx" => npx(args),
             _ if is_python(program) => python_module(args),
@@ -401,6 +407,9 @@ mod tests {
             ("bash -lc cd&&pytest", &["bash", "pytest"]),
             ("FOO=1 BAR=2 go test ./...", &["go"]),
             ("nohup exec ninja", &["nohup", "exec", "ninja"]),
+            ("command -p pytest -x", &["command", "pytest"]),
+            ("command -v pytest", &["command"]),
+            ("stdbuf -oL -e 0 cargo test", &["stdbuf", "cargo"]),
         ] {
             assert_eq!(programs(command), expected, "{command}");
         }
