@@ -90,10 +90,7 @@ pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
                 Next::Runs(rest.get(1..).unwrap_or_default())
             }
             "nohup" | "exec" => Next::Runs(skip_options(args, &["-a"])),
-            // `command -v NAME` and `-V` only say what NAME is.
-            "command" if !args.iter().take_while(|arg| arg.starts_with('-')).any(|arg| arg.contains(['v', 'V'])) => {
-                Next::Runs(skip_options(args, &[]))
-            }
+            "command" if !only_describes(args) => Next::Runs(skip_options(args, &[])),
             // Its options hold their values (`-oL`), or take the next word.
             "stdbuf" => Next::Runs(skip_options(args, &["-i", "-o", "-e", "--input", "--output", "--error"])),
             "uv" if args.first().is_some_and(|arg| arg == "run") => uv_run(&args[1..]),
@@ -139,10 +136,20 @@ pub(super) fn first_command(script: &str) -> Vec<String> {
             // `exec 2>&1` only redirects the shell's own output.
             [exec] if exec == "exec" => {}
             [first, ..] if PREPARE.contains(&first.as_str()) => {}
+            // `command -v pytest && pytest` checks, then runs.
+            [first, args @ ..] if first == "command" && only_describes(args) => {}
             words => return words.to_vec(),
         }
     }
     Vec::new()
+}
+
+/// Whether `command` with these arguments only says what a name is (`-v`,
+/// `-V`), running nothing.
+fn only_describes(command_args: &[String]) -> bool {
+    (command_args.iter())
+        .take_while(|arg| arg.starts_with('-') && *arg != "--")
+        .any(|arg| arg.contains(['v', 'V']))
 }
 
 /// A script's simple commands, as they are being split into words.
@@ -409,6 +416,7 @@ mod tests {
             ("nohup exec ninja", &["nohup", "exec", "ninja"]),
             ("command -p pytest -x", &["command", "pytest"]),
             ("command -v pytest", &["command"]),
+            ("command -- pytest", &["command", "pytest"]),
             ("stdbuf -oL -e 0 cargo test", &["stdbuf", "cargo"]),
         ] {
             assert_eq!(programs(command), expected, "{command}");
@@ -425,6 +433,8 @@ mod tests {
             ("(cd sub; npm test)", "npm test"),
             ("echo \"a\\\"b\" c\\ d", "echo a\"b c d"),
             ("cd x", ""),
+            ("command -v pytest >/dev/null && pytest -x", "pytest -x"),
+            ("command pytest -x", "command pytest -x"),
         ] {
             assert_eq!(first_command(script).join(" "), expected, "{script:?}");
         }
