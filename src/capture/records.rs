@@ -46,6 +46,11 @@ impl Starts {
             self.ring.push_back(event);
         }
     }
+
+    /// Every start still reached, in order.
+    fn all(&self) -> impl Iterator<Item = &Event> {
+        self.head.iter().chain(&self.ring)
+    }
 }
 
 impl Records {
@@ -101,8 +106,7 @@ impl Records {
             scanner, starts, ..
         } = self;
         scanner.finish(&mut |event| starts.file(event));
-        let offsets = starts.head.iter().chain(&starts.ring).map(|event| event.offset);
-        Some(offsets.collect())
+        Some(starts.all().map(|event| event.offset).collect())
     }
 
     /// What the cut B[h:t] left out, for the report (`None` when not cut).
@@ -112,8 +116,7 @@ impl Records {
                 let end = self.starts.head.first().map(|event| event.offset)?;
                 // Over a tail that starts inside a row (one longer than the
                 // tail's budget), the header would label a fragment.
-                let mut starts = self.starts.head.iter().chain(&self.starts.ring);
-                let tail_at_row = starts.any(|event| event.offset == t);
+                let tail_at_row = self.starts.all().any(|event| event.offset == t);
                 (end <= h && t > h && tail_at_row).then(|| head[..end as usize].to_vec())
             });
             return FormatReport::Csv(CsvReport { header_row });

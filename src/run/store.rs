@@ -8,6 +8,7 @@ use std::path::Path;
 use crate::config::{Config, StoreCommand};
 use crate::error::{Error, Problem};
 use crate::sink::Sink;
+use crate::source::child::is_shell;
 use crate::render::template::grouped_digits;
 use crate::render::text::escape_controls;
 use crate::spill::store::{Entries, Entry, Store, shell_quoted, show_command};
@@ -211,16 +212,6 @@ fn command_line(argv: &[String]) -> String {
             .join(" "),
     };
     String::from_utf8_lossy(&escape_controls(line.as_bytes())).into_owned()
-}
-
-/// Whether `program` is a shell, to which `-c` gives a command string (to
-/// `grep` or `gcc` it means something else).
-fn is_shell(program: &str) -> bool {
-    let name = Path::new(program).file_name().and_then(|name| name.to_str());
-    matches!(
-        name,
-        Some("sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "yash" | "fish")
-    )
 }
 
 /// At most `width` characters, the last one `…` when cut.

@@ -12,6 +12,14 @@ use std::process::{Command, Stdio};
 use crate::config::{StderrMode, WrapConfig};
 use crate::sys::{self, ProcessGroup};
 
+/// Whether `program` (a path or a name) is a shell, to which `-c` gives a
+/// command string (to `grep` or `gcc` it means something else): for the
+/// store's command column and `--profile auto`, which read that string.
+pub(crate) fn is_shell(program: &str) -> bool {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    matches!(name, "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" | "mksh" | "yash" | "fish")
+}
+
 /// What `--plain-env` sets: the variables that make tools stop decorating
 /// output for a terminal nobody sees.
 const PLAIN_ENV: [(&str, &str); 5] = [

@@ -276,9 +276,9 @@ impl Store {
     }
 
     /// Deletes the oldest outputs until at most `count` remain and they
-    /// hold at most `bytes`, stopping at the first of `spare`; rewrites the manifest
-    /// atomically (a temporary file renamed over it), keeping the lines that
-    /// are not entries.
+    /// hold at most `bytes`, stopping at the first of `spare`; rewrites the
+    /// manifest atomically (a temporary file renamed over it), keeping the
+    /// lines that are not entries.
     fn retain(&self, count: u64, bytes: u64, spare: &[&str]) -> io::Result<usize> {
         let lines = self.read_manifest()?;
         let outputs: Vec<&Entry> = lines

@@ -1,8 +1,11 @@
 //! Which program a command runs, as `--profile auto` sees it: the base
 //! name of each program in the command, looking through the wrappers that
 //! only run another one (`env`, `sudo`, `time`, `nice`, `timeout`,
-//! `nohup`, `exec`, `uv run`, `npx`, `python -m`, a shell's `-c STRING`).
-//! Words only: nothing here runs or resolves anything.
+//! `nohup`, `exec`, `command`, `stdbuf`, `uv run`, `npx`, `python -m`, a
+//! shell's `-c STRING`). Words only: nothing here runs or resolves
+//! anything.
+
+use crate::source::child::is_shell;
 
 /// One program of a command line, and the words after it.
 #[derive(Debug, PartialEq, Eq)]
@@ -347,10 +350,6 @@ fn python_module(args: &[String]) -> Next<'_> {
     Next::Nothing
 }
 
-fn is_shell(program: &str) -> bool {
-    matches!(program, "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" | "mksh")
-}
-
 /// `sh [OPTIONS] -c STRING`: the first command of STRING. Options are
 /// read as bash reads them: after `-` or `+` a cluster of letters, where
 /// each `o` or `O` takes the next word (`-euo pipefail`, `+O extglob`);
@@ -417,6 +416,7 @@ mod tests {
             ("command -p pytest -x", &["command", "pytest"]),
             ("command -v pytest", &["command"]),
             ("command -- pytest", &["command", "pytest"]),
+            ("/usr/bin/fish -c pytest", &["fish", "pytest"]),
             ("stdbuf -oL -e 0 cargo test", &["stdbuf", "cargo"]),
         ] {
             assert_eq!(programs(command), expected, "{command}");
