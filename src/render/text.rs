@@ -205,7 +205,7 @@ fn values(report: &StreamReport, omitted: u64, first: u64, last: u64, hidden: u6
     });
     let (spill, id, show) = match &report.spill {
         Some(SpillReport::Saved { path, id }) => (
-            escape_controls(path.as_os_str().as_bytes()),
+            escape_for_marker(path.as_os_str().as_bytes()),
             id.clone().unwrap_or_default(),
             match (id, path.parent()) {
                 (Some(id), Some(dir)) => show_command(id, dir),
@@ -346,17 +346,17 @@ fn write_format_lines(out: &mut impl Write, report: &StreamReport) -> io::Result
             None => {}
             Some(SpillReport::Saved { path, .. }) => {
                 out.write_all(b"Full output in ")?;
-                write_line(out, &escape_controls(path.as_os_str().as_bytes()))?;
+                write_line(out, &escape_for_marker(path.as_os_str().as_bytes()))?;
             }
             Some(SpillReport::NotSaved(reason)) => {
                 out.write_all(b"Full output not saved: ")?;
-                write_line(out, &escape_controls(reason.as_bytes()))?;
+                write_line(out, &escape_for_marker(reason.as_bytes()))?;
             }
         }
     }
     if let FormatReport::NotJson(reason) = &report.format {
         out.write_all(b"Format: not JSON (")?;
-        out.write_all(&escape_controls(reason.as_bytes()))?;
+        out.write_all(&escape_for_marker(reason.as_bytes()))?;
         out.write_all(b"); capped as text\n")?;
     }
     Ok(())
@@ -404,7 +404,7 @@ fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
     let mut separator: &[u8] = b": ";
     for name in first {
         out.write_all(separator)?;
-        out.write_all(&escape_controls(name))?;
+        out.write_all(&escape_for_marker(name))?;
         separator = b", ";
     }
     if let Some(last) = &diff.last {
@@ -412,7 +412,7 @@ fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
         if unnamed > 0 {
             write!(out, "{} more, ", unnamed + 1)?;
         }
-        out.write_all(&escape_controls(last))?;
+        out.write_all(&escape_for_marker(last))?;
     }
     Ok(())
 }
@@ -452,11 +452,11 @@ fn write_marker(
         None => {}
         Some(SpillReport::Saved { path, .. }) => {
             out.write_all(b"; full output in ")?;
-            out.write_all(&escape_controls(path.as_os_str().as_bytes()))?;
+            out.write_all(&escape_for_marker(path.as_os_str().as_bytes()))?;
         }
         Some(SpillReport::NotSaved(reason)) => {
             out.write_all(b"; full output not saved: ")?;
-            out.write_all(&escape_controls(reason.as_bytes()))?;
+            out.write_all(&escape_for_marker(reason.as_bytes()))?;
         }
     }
     if gap.hidden_matches > 0 {
@@ -469,19 +469,27 @@ fn write_marker(
     out.write_all(b" ...]\n")
 }
 
-/// Keeps the marker on one line whatever a path contains: `\n`, `\r` and
-/// `\t` become those two-character escapes, other control bytes `\xNN`.
-/// Everything else, invalid UTF-8 included, is left as it is.
-pub(crate) fn escape_controls(text: &[u8]) -> Vec<u8> {
+/// Keeps the marker on one line, and valid UTF-8, whatever a path
+/// contains: `\n`, `\r` and `\t` become those two-character escapes,
+/// other control bytes and each byte of invalid UTF-8 `\xNN` (so the
+/// lines toolcap writes are valid UTF-8 even where the text it passes on
+/// is not).
+pub(crate) fn escape_for_marker(text: &[u8]) -> Vec<u8> {
     let mut escaped = Vec::with_capacity(text.len());
-    for &byte in text {
-        match byte {
-            b'\n' => escaped.extend_from_slice(b"\\n"),
-            b'\r' => escaped.extend_from_slice(b"\\r"),
-            b'\t' => escaped.extend_from_slice(b"\\t"),
-            0..=0x1F | 0x7F => escaped.extend_from_slice(format!("\\x{byte:02x}").as_bytes()),
-            _ => escaped.push(byte),
+    let hex = |byte: u8, escaped: &mut Vec<u8>| {
+        escaped.extend_from_slice(format!("\\x{byte:02x}").as_bytes());
+    };
+    for chunk in text.utf8_chunks() {
+        for &byte in chunk.valid().as_bytes() {
+            match byte {
+                b'\n' => escaped.extend_from_slice(b"\\n"),
+                b'\r' => escaped.extend_from_slice(b"\\r"),
+                b'\t' => escaped.extend_from_slice(b"\\t"),
+                0..=0x1F | 0x7F => hex(byte, &mut escaped),
+                _ => escaped.push(byte),
+            }
         }
+        chunk.invalid().iter().for_each(|&byte| hex(byte, &mut escaped));
     }
     escaped
 }
@@ -493,11 +501,11 @@ pub(crate) fn binary_summary(bytes: u64, spill: Option<&SpillReport>) -> Vec<u8>
         None => {}
         Some(SpillReport::Saved { path, .. }) => {
             line.extend_from_slice(b"; full output in ");
-            line.extend_from_slice(&escape_controls(path.as_os_str().as_bytes()));
+            line.extend_from_slice(&escape_for_marker(path.as_os_str().as_bytes()));
         }
         Some(SpillReport::NotSaved(reason)) => {
             line.extend_from_slice(b"; full output not saved: ");
-            line.extend_from_slice(&escape_controls(reason.as_bytes()));
+            line.extend_from_slice(&escape_for_marker(reason.as_bytes()));
         }
     }
     line.extend_from_slice(b"]\n");
@@ -556,6 +564,7 @@ fn describe_signal(signal: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsStr;
     use std::path::PathBuf;
     use std::time::Duration;
 
@@ -633,6 +642,15 @@ mod tests {
         );
         assert!(
             marker.contains("full output in /tmp/a\\nb\\tc\\x1b[31md\\e ...]\n"),
+            "{marker}"
+        );
+        let path = PathBuf::from(OsStr::from_bytes(b"/tmp/\xffcaf\xc3\xa9\xe2\x82"));
+        let marker = render(
+            &report(Some(SpillReport::Saved { path, id: None })),
+            HeaderPlace::Omitted,
+        );
+        assert!(
+            marker.contains("full output in /tmp/\\xffcaf\u{e9}\\xe2\\x82 ...]\n"),
             "{marker}"
         );
     }

@@ -10,7 +10,7 @@ use crate::error::{Error, Problem};
 use crate::sink::Sink;
 use crate::source::child::is_shell;
 use crate::render::template::grouped_digits;
-use crate::render::text::escape_controls;
+use crate::render::text::escape_for_marker;
 use crate::spill::store::{Entries, Entry, Store, shell_quoted, show_command};
 use crate::spill::{SpillTarget, StoreTarget, absolute};
 
@@ -211,7 +211,7 @@ fn command_line(argv: &[String]) -> String {
             .collect::<Vec<_>>()
             .join(" "),
     };
-    String::from_utf8_lossy(&escape_controls(line.as_bytes())).into_owned()
+    String::from_utf8_lossy(&escape_for_marker(line.as_bytes())).into_owned()
 }
 
 /// At most `width` characters, the last one `…` when cut.

@@ -1,5 +1,7 @@
 //! Spill files: the full input is saved, and the marker says where.
 
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 
 use crate::common::{KillOnDrop, TempDir, repeated, stored_outputs, toolcap, truncated};
@@ -338,6 +340,27 @@ fn the_marker_names_the_spill_file_by_its_absolute_path_on_one_line() {
             b"abcd\n",
         ));
     assert_eq!(std::fs::read(&odd).expect("read"), input);
+
+    // A name that is not UTF-8: the marker stays valid UTF-8 (`--utf8`
+    // promises that of everything printed), the bytes escaped as `\xNN`.
+    let not_utf8 = dir.join(OsStr::from_bytes(b"caf\xe9-\xff.log"));
+    toolcap()
+        .args(["--max", "10", "--utf8", "--spill"])
+        .arg(&not_utf8)
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(truncated(
+            50,
+            10,
+            b"abcd\n",
+            &format!(
+                "[... 40 bytes truncated (lines 2-9); full output in {}/caf\\xe9-\\xff.log ...]",
+                dir.path().display()
+            ),
+            b"abcd\n",
+        ));
+    assert_eq!(std::fs::read(&not_utf8).expect("read"), input);
 }
 
 #[test]
