@@ -207,7 +207,7 @@ fn command_line(argv: &[String]) -> String {
         [shell, flag, string] if flag == "-c" && is_shell(shell) => string.clone(),
         words => words
             .iter()
-            .map(|word| shell_quoted(word))
+            .map(|word| shell_quoted(word.as_bytes()))
             .collect::<Vec<_>>()
             .join(" "),
     };

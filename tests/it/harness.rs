@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::codex_model::codex;
-use crate::common::{TempDir, repeated, std_toolcap, stored_outputs, toolcap, truncated};
+use crate::common::{BIN, TempDir, repeated, std_toolcap, stored_outputs, toolcap, truncated};
 
 /// toolcap's stdout as JSON, after it exits with `code`.
 fn json_of(args: &[&str], stdin: &[u8], code: i32) -> Value {
@@ -256,6 +256,44 @@ fn show_prints_stored_bytes_and_line_ranges_and_summary_stands_for_them() {
         .stderr(format!(
             "toolcap: no output 'zzzz' in the spill store '{store}' (toolcap --list shows them)\n"
         ));
+}
+
+#[test]
+fn a_store_named_with_control_characters_is_shown_by_a_one_line_command() {
+    let dir = TempDir::new("store-odd-name");
+    let store = dir.join("st\x01ore\nnew'line");
+    let input = repeated("line\n", 100);
+    let output = toolcap()
+        .args(["--max", "10", "--spill-dir"])
+        .arg(&store)
+        .args(["--marker", "[{show}]"])
+        .write_stdin(input.clone())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success());
+    let id = manifest(&store)[0]["id"].as_str().expect("id").to_string();
+    let quoted = format!("$'{}/st\\x01ore\\nnew\\'line'", dir.path().display());
+    let show = format!("toolcap --show {id} --spill-dir {quoted}");
+    assert_eq!(
+        output.stdout,
+        truncated(500, 100, b"line\n", &format!("[{show}]"), b"line\n")
+    );
+    let summary = toolcap()
+        .args(["--summary", &id, "--spill-dir"])
+        .arg(&store)
+        .output()
+        .expect("summary");
+    assert_eq!(
+        String::from_utf8_lossy(&summary.stdout),
+        format!("[output {id}: 500 bytes, 100 lines; full output: {show}]\n")
+    );
+    // The command, run by a shell, prints the output.
+    let shown = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(show.replacen("toolcap", BIN, 1))
+        .output()
+        .expect("this test needs bash to run the show command");
+    assert_eq!(shown.stdout, input);
 }
 
 #[test]
