@@ -65,6 +65,15 @@ pub enum Problem {
         /// Why.
         source: io::Error,
     },
+    /// The command ended, but something else in the embedding program took
+    /// its exit status (SIGCHLD set to SIG_IGN, which makes the kernel reap
+    /// children itself, or a `waitpid(-1)` of its own). Never on the
+    /// command line, which handles SIGCHLD itself.
+    #[error(
+        "the command's exit status is unknown: something else in this process reaped it \
+         (is SIGCHLD ignored?)"
+    )]
+    StatusLost,
     /// One of the command's pipes failed to read.
     #[error("cannot read the command's {stream}: {source}")]
     CommandOutput {

@@ -196,7 +196,7 @@ pub struct ChildReport {
 impl ChildReport {
     /// The status a shell would report: the exit status, 128+N after
     /// signal N, 124 after `--timeout`, 127 for a program not found, 126
-    /// for one that cannot be executed.
+    /// for one that cannot be executed, 125 when its status is unknown.
     pub fn status(&self) -> i32 {
         if self.timed_out_after.is_some() {
             return 124;
@@ -206,6 +206,8 @@ impl ChildReport {
             ChildExit::Signaled(signal) => 128 + signal,
             ChildExit::NotFound => 127,
             ChildExit::NotExecutable => 126,
+            // toolcap could not learn it.
+            ChildExit::Unknown => 125,
         }
     }
 }
@@ -222,6 +224,9 @@ pub enum ChildExit {
     NotFound,
     /// It could not be started: not executable (or another exec failure).
     NotExecutable,
+    /// It ended, but its status was taken by something else in the
+    /// embedding program (see [`Problem::StatusLost`]).
+    Unknown,
 }
 
 /// What `--format` made of a stream: which format applied, and the facts

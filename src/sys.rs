@@ -62,22 +62,42 @@ impl ProcessGroup {
     }
 
     /// Reaps every process of the group that has ended: the leader, and
-    /// orphans handed to us as subreaper (other children of this process
-    /// are left alone). Returns the leader's status if it was reaped now.
-    pub fn reap(self) -> Option<ExitStatus> {
-        let mut leader = None;
+    /// orphans handed to us (as subreaper, or because the embedding
+    /// program is one); other children of this process are left alone.
+    /// Says what became of the leader.
+    pub fn reap(self) -> Leader {
+        let mut leader = Leader::NotReaped;
         loop {
             let mut status = 0;
             // SAFETY: waitpid(2) writes only to `status`.
-            let pid = unsafe { libc::waitpid(-self.0, &mut status, libc::WNOHANG) };
-            if pid <= 0 {
-                return leader;
-            }
-            if pid == self.0 {
-                leader = Some(ExitStatus::from_raw(status));
+            match unsafe { libc::waitpid(-self.0, &mut status, libc::WNOHANG) } {
+                0 => return leader,
+                pid if pid == self.0 => leader = Leader::Exited(ExitStatus::from_raw(status)),
+                // An orphan of the group.
+                pid if pid > 0 => {}
+                _ => match io::Error::last_os_error().raw_os_error() {
+                    Some(libc::EINTR) => {}
+                    Some(libc::ECHILD) if leader == Leader::NotReaped => return Leader::Unwaitable,
+                    _ => return leader,
+                },
             }
         }
     }
+}
+
+/// What one call of [`ProcessGroup::reap`] found of the group's leader.
+/// Once a call returned `Exited`, the others say nothing of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leader {
+    /// Not reaped by this call: it still runs.
+    NotReaped,
+    /// It ended, and this call reaped it.
+    Exited(ExitStatus),
+    /// No child of ours is left in the group. Before the leader was
+    /// reaped here, that means it ended and something else took its status:
+    /// SIGCHLD set to SIG_IGN in the process that embeds toolcap (the
+    /// kernel then reaps children itself), or a `waitpid(-1)` of its own.
+    Unwaitable,
 }
 
 /// Orphans of the child's group are handed to toolcap instead of init, so

@@ -92,6 +92,7 @@ pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layou
             ChildExit::Signaled(signal) => (None, Some(signal)),
             ChildExit::NotFound => (Some(127), None),
             ChildExit::NotExecutable => (Some(126), None),
+            ChildExit::Unknown => (None, None),
         };
         object.insert(
             "exit".into(),

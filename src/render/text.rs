@@ -542,6 +542,7 @@ pub(crate) fn status_line(child: &ChildReport) -> Option<String> {
         ChildExit::Exited(0) | ChildExit::NotFound | ChildExit::NotExecutable => None,
         ChildExit::Exited(code) => Some(format!("[exit status: {code}]\n")),
         ChildExit::Signaled(signal) => Some(format!("[killed by {}]\n", describe_signal(signal))),
+        ChildExit::Unknown => Some("[exit status unknown]\n".to_string()),
     }
 }
 

@@ -78,7 +78,10 @@ pub fn run(config: &Config) -> Result<Report, Error> {
 /// returned [`Report`] ([`render_run`](crate::render_run) renders it as the
 /// command line would). The command still runs in its own process group,
 /// so a timeout kills everything it started; its exit is watched through a
-/// pidfd (Linux) or by looking every few milliseconds.
+/// pidfd (Linux) or by looking every few milliseconds. In a program that
+/// ignores SIGCHLD the kernel reaps the command itself: the run still ends
+/// when it does, with [`ChildExit::Unknown`](crate::ChildExit::Unknown)
+/// and a [`Problem::StatusLost`](crate::Problem::StatusLost).
 ///
 /// `cancel` is asked about every 50 ms: once it returns true, the group is
 /// killed with SIGKILL and the run ends as soon as the command is reaped,

@@ -152,14 +152,21 @@ pub(super) fn run<W: Close>(
         .inspect_err(|_| group.signal(SIGKILL))
         .map_err(Error::io("cannot wait for the command's output"))?;
 
-    let child = ChildReport {
-        exit: match (ended.status.code(), ended.status.signal()) {
+    let exit = match ended.status {
+        None => {
+            problems.errors.push(Problem::StatusLost);
+            ChildExit::Unknown
+        }
+        Some(status) => match (status.code(), status.signal()) {
             (Some(code), _) => ChildExit::Exited(code),
             (None, Some(signal)) => ChildExit::Signaled(signal),
             // Stopped or continued: wait(2) reports neither for a reaped
             // child.
             (None, None) => ChildExit::Exited(1),
         },
+    };
+    let child = ChildReport {
+        exit,
         timed_out_after: wrap.timeout.filter(|_| ended.timed_out),
         duration: ended.exited_at.saturating_duration_since(started),
     };

@@ -18,7 +18,7 @@ use signal_hook::consts::{SIGCHLD, SIGKILL, SIGTERM};
 
 use super::CHUNK_SIZE;
 use crate::config::WrapConfig;
-use crate::sys::{self, ProcessGroup};
+use crate::sys::{self, Leader, ProcessGroup};
 
 /// How often to look whether the group is gone while waiting to SIGKILL it:
 /// no event tells us, and a stray process may outlive the child.
@@ -84,7 +84,8 @@ pub(crate) enum ExitWatch<'a> {
 
 /// How the supervised command ended.
 pub(crate) struct Ended {
-    pub(crate) status: ExitStatus,
+    /// `None` when something else took it (see [`Leader::Unwaitable`]).
+    pub(crate) status: Option<ExitStatus>,
     /// When it was reaped.
     pub(crate) exited_at: Instant,
     /// Whether `--timeout` fired before the command exited.
@@ -127,7 +128,7 @@ impl Supervisor<'_> {
         let mut term_at = self.wrap.timeout.map(|timeout| started + timeout);
         let mut kill_at = None;
         let mut timed_out = false;
-        let mut exited: Option<ExitStatus> = None;
+        let mut exited: Option<Option<ExitStatus>> = None;
         let mut exited_at = started;
         let mut drain_until = None;
         let mut exit_signalled = true;
@@ -141,10 +142,18 @@ impl Supervisor<'_> {
         let mut cancelled = false;
         let mut cancel_check = started;
         let status = loop {
-            if exit_signalled && let Some(status) = self.group.reap() {
-                exited = Some(status);
-                exited_at = Instant::now();
-                drain_until = Some(exited_at + self.wrap.drain);
+            if exit_signalled {
+                // After the exit, this reaps the orphans handed to toolcap.
+                let status = match self.group.reap() {
+                    Leader::Exited(status) => Some(Some(status)),
+                    Leader::Unwaitable if exited.is_none() => Some(None),
+                    _ => None,
+                };
+                if status.is_some() {
+                    exited = status;
+                    exited_at = Instant::now();
+                    drain_until = Some(exited_at + self.wrap.drain);
+                }
             }
             let now = Instant::now();
             if !cancelled
@@ -156,7 +165,7 @@ impl Supervisor<'_> {
                     cancelled = true;
                     // After the leader's exit, the group's id stays reserved
                     // only while a process of it is left.
-                    if exited.is_none() || !self.group.is_gone() {
+                    if exited.is_none() || !self.rest_of_group_gone() {
                         self.group.signal(SIGKILL);
                     }
                     (term_at, kill_at, self.input) = (None, None, None);
@@ -172,7 +181,7 @@ impl Supervisor<'_> {
                 if now >= at {
                     self.group.signal(SIGKILL);
                     kill_at = None;
-                } else if exited.is_some() && self.group.is_gone() {
+                } else if exited.is_some() && self.rest_of_group_gone() {
                     kill_at = None;
                 }
             }
@@ -259,6 +268,15 @@ impl Supervisor<'_> {
             timed_out,
             read_errors,
         })
+    }
+
+    /// After the leader's exit: whether the rest of its group is gone. What
+    /// of it ended and is ours to reap (orphans handed to a subreaper:
+    /// toolcap, or the program that embeds it) is reaped first, so that
+    /// those zombies do not count as left.
+    fn rest_of_group_gone(&self) -> bool {
+        self.group.reap();
+        self.group.is_gone()
     }
 }
 

@@ -451,8 +451,9 @@ fn check_tool(program: &str, package: &str) -> Result<(), String> {
     }
 }
 
-/// The tests' only unsafe code, as the crate's lints demand: kill(2) and
-/// getpgrp(2), which std does not offer.
+/// The tests' only unsafe code, as the crate's lints demand: kill(2),
+/// getpgrp(2), and what a test that plays a program embedding toolcap sets
+/// up, which std does not offer.
 #[allow(unsafe_code)]
 pub mod signals {
     /// Sends `signal` to `pid` (a negative pid: to that process group).
@@ -469,5 +470,30 @@ pub mod signals {
     pub fn own_process_group() -> libc::pid_t {
         // SAFETY: getpgrp(2) has no preconditions and cannot fail.
         unsafe { libc::getpgrp() }
+    }
+
+    /// Ignores SIGCHLD in this process: the kernel then reaps its children
+    /// itself. Only for a process that runs one test alone.
+    pub fn ignore_sigchld() {
+        // SAFETY: SIG_IGN is not a handler; no memory is involved.
+        unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+    }
+
+    /// Makes this process a subreaper: orphans of its descendants become
+    /// its children.
+    pub fn become_subreaper() {
+        // SAFETY: PR_SET_CHILD_SUBREAPER only sets a flag on this process.
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    }
+
+    /// Reaps the children of this process that have ended; returns how
+    /// many there were.
+    pub fn reap_ended_children() -> usize {
+        let mut reaped = 0;
+        // SAFETY: waitpid(2) writes only to the status it is given.
+        while unsafe { libc::waitpid(-1, &mut 0, libc::WNOHANG) } > 0 {
+            reaped += 1;
+        }
+        reaped
     }
 }

@@ -166,3 +166,98 @@ fn signals_have_their_default_action_again_after_a_library_run() {
         String::from_utf8_lossy(&output.stdout)
     );
 }
+
+/// Runs this test binary again as a program that embeds toolcap, running
+/// only `test` (which sees `TOOLCAP_TEST_EMBEDDER` set and plays that
+/// program); returns what it printed. assert_cmd's timeout kills it if the
+/// library run hangs.
+fn run_as_embedder(test: &str) -> String {
+    let output = assert_cmd::Command::new(std::env::current_exe().expect("test binary"))
+        .args(["--exact", test, "--nocapture", "--test-threads", "1"])
+        .env("TOOLCAP_TEST_EMBEDDER", "1")
+        .timeout(crate::common::TIMEOUT)
+        .output()
+        .expect("run the test binary");
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{printed}");
+    printed
+}
+
+fn wrap_config(script: &str, timeout: Option<Duration>, kill_after: Duration) -> toolcap::Config {
+    let mut wrap = toolcap::WrapConfig::new(vec!["/bin/sh".into(), "-c".into(), script.into()]);
+    wrap.inherit_stdin = false;
+    wrap.timeout = timeout;
+    wrap.kill_after = kill_after;
+    toolcap::Config::new(toolcap::Mode::Wrap(wrap))
+}
+
+/// A program that ignores SIGCHLD (daemons do, to leave no zombies) has its
+/// children reaped by the kernel, so the command's status is gone: the run
+/// ends anyway, as soon as the command does, and says the status is
+/// unknown (before, it polled forever at full speed, deaf to its timeout).
+#[test]
+fn a_library_run_ends_when_the_embedding_program_ignores_sigchld() {
+    const TEST: &str = "interrupt::a_library_run_ends_when_the_embedding_program_ignores_sigchld";
+    if std::env::var_os("TOOLCAP_TEST_EMBEDDER").is_none() {
+        let printed = run_as_embedder(TEST);
+        assert!(
+            printed.contains(
+                "EMBEDDED status 125 exit Unknown problems [\"the command's exit status is \
+                 unknown: something else in this process reaped it (is SIGCHLD ignored?)\"] \
+                 output \"hi\\n[exit status unknown]\\n\""
+            ),
+            "{printed}"
+        );
+        return;
+    }
+    crate::common::signals::ignore_sigchld();
+    let config = wrap_config(
+        "echo hi; exit 3",
+        Some(Duration::from_secs(50)),
+        Duration::from_secs(5),
+    );
+    let report = toolcap::run_command(&config, || false).expect("run");
+    let child = report.child.as_ref().expect("a command");
+    let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
+    let rendered = toolcap::render_run(&report, &config).expect("render");
+    println!(
+        "EMBEDDED status {} exit {:?} problems {problems:?} output {:?}",
+        child.status(),
+        child.exit,
+        String::from_utf8_lossy(&rendered.output)
+    );
+}
+
+/// A program that is a subreaper (PID 1 in a container, say) is handed the
+/// orphans of the command's group: after a timeout the run reaps those that
+/// ended, so it returns once the group is gone, not after `kill_after`,
+/// and leaves no zombie behind.
+#[test]
+fn a_library_run_reaps_orphans_handed_to_a_subreaper() {
+    const TEST: &str = "interrupt::a_library_run_reaps_orphans_handed_to_a_subreaper";
+    if std::env::var_os("TOOLCAP_TEST_EMBEDDER").is_none() {
+        let printed = run_as_embedder(TEST);
+        assert!(
+            printed.contains("EMBEDDED status 124 quickly true zombies 0"),
+            "{printed}"
+        );
+        return;
+    }
+    crate::common::signals::become_subreaper();
+    // The background child outlives the shell, and takes a moment to end
+    // on SIGTERM.
+    let script = "(trap 'sleep 0.2; exit 0' TERM; while :; do sleep 0.05; done) & sleep 100";
+    let config = wrap_config(
+        script,
+        Some(Duration::from_millis(500)),
+        Duration::from_secs(40),
+    );
+    let started = std::time::Instant::now();
+    let report = toolcap::run_command(&config, || false).expect("run");
+    let quickly = started.elapsed() < Duration::from_secs(20);
+    let zombies = crate::common::signals::reap_ended_children();
+    println!(
+        "EMBEDDED status {} quickly {quickly} zombies {zombies}",
+        report.child.as_ref().expect("a command").status()
+    );
+}
