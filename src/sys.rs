@@ -147,6 +147,32 @@ pub fn take_terminal_in_child(command: &mut Command) {
     };
 }
 
+/// Gives SIGXFSZ its default action in `command`'s child when this process
+/// ignores it (Python does): an ignored signal stays ignored across exec,
+/// and a command over its file-size limit would get EFBIG instead of being
+/// stopped, unlike the same command started by a shell (std restores
+/// SIGPIPE already). Nothing is added otherwise, so that std may still
+/// spawn without a fork.
+pub fn default_sigxfsz_in_child(command: &mut Command) {
+    // SAFETY: sigaction with no new action only reads the current one
+    // into `current`, a zeroed sigaction that it may fill.
+    let ignored = unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(libc::SIGXFSZ, std::ptr::null(), &mut current) == 0
+            && current.sa_sigaction == libc::SIG_IGN
+    };
+    if ignored {
+        // SAFETY: signal(2) is async-signal-safe, as a hook between fork and
+        // exec must be, and changes only the child.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+                Ok(())
+            })
+        };
+    }
+}
+
 /// Waits until one of `fds` is readable (or hung up), or `timeout` passes
 /// (`None`: no limit). Returns which are ready; `None` entries are skipped
 /// and never ready. A signal interrupting the wait counts as nothing ready.

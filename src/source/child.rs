@@ -66,6 +66,7 @@ pub(crate) enum SpawnError {
 pub(crate) fn spawn(wrap: &WrapConfig, may_take_terminal: bool) -> Result<Spawned, SpawnError> {
     let mut command = Command::new(&wrap.argv[0]);
     command.args(&wrap.argv[1..]).process_group(0);
+    sys::default_sigxfsz_in_child(&mut command);
     if let Some(dir) = &wrap.cwd {
         // std reports a failed chdir as a failed exec, which would read as
         // "program not found".

@@ -472,11 +472,12 @@ pub mod signals {
         unsafe { libc::getpgrp() }
     }
 
-    /// Ignores SIGCHLD in this process: the kernel then reaps its children
-    /// itself. Only for a process that runs one test alone.
-    pub fn ignore_sigchld() {
+    /// Ignores `signal` in this process (for SIGCHLD: the kernel then
+    /// reaps its children itself). Only for a process that runs one test
+    /// alone.
+    pub fn ignore(signal: i32) {
         // SAFETY: SIG_IGN is not a handler; no memory is involved.
-        unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+        unsafe { libc::signal(signal, libc::SIG_IGN) };
     }
 
     /// Makes this process a subreaper: orphans of its descendants become

@@ -210,7 +210,7 @@ fn a_library_run_ends_when_the_embedding_program_ignores_sigchld() {
         );
         return;
     }
-    crate::common::signals::ignore_sigchld();
+    crate::common::signals::ignore(libc::SIGCHLD);
     let config = wrap_config(
         "echo hi; exit 3",
         Some(Duration::from_secs(50)),
@@ -258,6 +258,36 @@ fn a_library_run_reaps_orphans_handed_to_a_subreaper() {
     let zombies = crate::common::signals::reap_ended_children();
     println!(
         "EMBEDDED status {} quickly {quickly} zombies {zombies}",
+        report.child.as_ref().expect("a command").status()
+    );
+}
+
+/// A program that ignores SIGXFSZ (Python does) passes that on across
+/// exec; a library run gives the command the default action back, as
+/// Python's `subprocess` does, so a command over its file-size limit is
+/// stopped by the signal (128+25) as under a shell, instead of failing
+/// to write.
+#[test]
+fn a_library_run_gives_the_command_sigxfsz_back() {
+    const TEST: &str = "interrupt::a_library_run_gives_the_command_sigxfsz_back";
+    if std::env::var_os("TOOLCAP_TEST_EMBEDDER").is_none() {
+        let printed = run_as_embedder(TEST);
+        assert!(printed.contains("EMBEDDED status 153"), "{printed}");
+        return;
+    }
+    crate::common::signals::ignore(libc::SIGXFSZ);
+    let dir = TempDir::new("sigxfsz");
+    let file = dir.join("big");
+    let script = format!(
+        "ulimit -f 1 && head -c 100000 /dev/zero > '{}'",
+        file.display()
+    );
+    let report = toolcap::run_command(&wrap_config(&script, None, Duration::from_secs(5)), || {
+        false
+    })
+    .expect("run");
+    println!(
+        "EMBEDDED status {}",
         report.child.as_ref().expect("a command").status()
     );
 }
