@@ -115,6 +115,14 @@ impl Stream {
         }
     }
 
+    /// For `--live`: the transforms decide now what they hold back only
+    /// for a decision (see [`crate::transform::Transform::decide_now`]).
+    pub(crate) fn decide_now(&mut self) {
+        let Stream { stage, capper, document, .. } = self;
+        let document = document.as_mut().map(|(document, _)| document);
+        stage.decide_now(&mut IntoCapper(capper, document));
+    }
+
     /// The head bytes `--live` may print by now.
     pub(crate) fn settled_head(&self) -> &[u8] {
         self.capper.settled_head()
@@ -261,6 +269,8 @@ impl<W: Close> Printed<W> {
     pub(crate) fn feed(&mut self, chunk: &[u8]) {
         self.stream.feed(chunk);
         if self.live {
+            // What arrived is all the head can wait for.
+            self.stream.decide_now();
             let settled = self.stream.settled_head();
             if settled.len() > self.printed {
                 // The sink records write failures itself; see `Sink`.

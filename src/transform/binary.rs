@@ -58,6 +58,14 @@ impl Transform for BinarySummary {
         }
     }
 
+    /// No NUL has come yet (one would have decided): the stream is text.
+    fn decide_now(&mut self, out: &mut dyn Emit) {
+        if self.decided.is_none() {
+            self.decided = Some(Kind::Text);
+            out.bytes(&std::mem::take(&mut self.probe));
+        }
+    }
+
     fn finish(&mut self, ending: &Ending, out: &mut dyn Emit) {
         match self.decided {
             Some(Kind::Binary) => {

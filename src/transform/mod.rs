@@ -59,6 +59,12 @@ pub(crate) trait Transform {
     /// The stream ended: emits whatever was held back.
     fn finish(&mut self, ending: &Ending, out: &mut dyn Emit);
 
+    /// `--live` cannot wait: decides now, on what arrived so far, what is
+    /// held back only until more input settles it (the binary check's
+    /// probe). Lines held back to be compared with the next (squeeze,
+    /// fold) stay held: they wait for a line, not for a probe to fill.
+    fn decide_now(&mut self, _out: &mut dyn Emit) {}
+
     /// Whether the output differs from the input so far.
     fn changed(&self) -> bool;
 
@@ -150,6 +156,15 @@ impl Stage {
         for index in 0..self.transforms.len() {
             let (done, rest) = self.transforms.split_at_mut(index + 1);
             done[index].finish(ending, &mut Chain { rest, sink: capper });
+        }
+    }
+
+    /// See [`Transform::decide_now`]; each transform, in order, emits what
+    /// it decided into the ones after it.
+    pub(crate) fn decide_now(&mut self, capper: &mut dyn Emit) {
+        for index in 0..self.transforms.len() {
+            let (done, rest) = self.transforms.split_at_mut(index + 1);
+            done[index].decide_now(&mut Chain { rest, sink: capper });
         }
     }
 
