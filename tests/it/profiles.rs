@@ -63,6 +63,15 @@ fn auto_in_filter_mode_chooses_by_the_input() {
     );
     assert_eq!(profile("=== RUN   TestA\n--- PASS: TestA (0.00s)\n"), "go");
     assert_eq!(profile(".\n./a\n./a/b\n./c\n"), "listing");
+    // grep -rn's hits, and a linter's, are not paths.
+    assert_eq!(
+        profile("./a.py:1:x = 1\n./a.py:5:x = 1\n./a.py:9:x = 1\n"),
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        profile("/src/a.py:1:1: E302\n/src/b.py:2:1: E302\n/src/c.py:3:1: W291\n"),
+        serde_json::Value::Null
+    );
     assert_eq!(profile("diff --git a/x b/x\n--- a/x\n+++ b/x\n"), "git");
     // Colours do not hide it (git diff --color=always).
     assert_eq!(

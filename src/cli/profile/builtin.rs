@@ -155,8 +155,10 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
         name: "listing",
         matches: &["ls", "find", "tree", "du"],
         detect: &[
-            // find: paths, line after line, from the first.
-            r"\A(\.|\.?/[^\n]*)\n\.?/[^\n]*\n\.?/[^\n]*\n",
+            // find: paths, line after line, from the first; none with a
+            // `:`, which grep's, a compiler's or a linter's `PATH:LINE:`
+            // has (folded as a listing, their hits would go).
+            r"\A(\.|\.?/[^\n:]*)\n\.?/[^\n:]*\n\.?/[^\n:]*\n",
             // ls -l
             r"^total \d+\n[-dlcbps][-rwxsStT]{9}",
             // tree
