@@ -153,13 +153,11 @@ fn profile_table(name: &Spanned<std::borrow::Cow<str>>, value: &Spanned<DeValue>
     };
     for (field, value) in table {
         let key = format!("{key}.{}", field.get_ref());
-        let strings = strings(value).ok_or_else(|| {
-            Wrong::at(value.span(), key.clone(), "expected an array of strings, [\"...\", ...]")
-        })?;
-        match field.get_ref().as_ref() {
-            "match" => profile.matches = Some(strings),
-            "detect" => profile.detect = Some(strings),
-            "args" => profile.args = Some(strings),
+        // The key first: a wrong value under a wrong key is the key's fault.
+        let slot = match field.get_ref().as_ref() {
+            "match" => &mut profile.matches,
+            "detect" => &mut profile.detect,
+            "args" => &mut profile.args,
             _ => {
                 return Err(Wrong::at(
                     field.span(),
@@ -167,7 +165,10 @@ fn profile_table(name: &Spanned<std::borrow::Cow<str>>, value: &Spanned<DeValue>
                     "unknown key: a profile has match, detect and args",
                 ));
             }
-        }
+        };
+        *slot = Some(strings(value).ok_or_else(|| {
+            Wrong::at(value.span(), key, "expected an array of strings, [\"...\", ...]")
+        })?);
     }
     Ok(profile)
 }
@@ -235,6 +236,10 @@ mod tests {
                 "/p.toml:3: key 'profiles.x.args': expected an array of strings, [\"...\", ...]",
             ),
             ("[other]\n", "/p.toml:1: key 'other': unknown key: the file holds [profiles.NAME] tables"),
+            (
+                "[profiles.x]\nfoo = true\n",
+                "/p.toml:2: key 'profiles.x.foo': unknown key: a profile has match, detect and args",
+            ),
             ("[profiles]\nx = 1\n", "/p.toml:2: key 'profiles.x': expected a table, [profiles.NAME]"),
             (
                 "[profiles.auto]\nargs = []\n",
