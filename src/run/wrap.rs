@@ -82,19 +82,16 @@ pub(super) fn run<W: Close>(
                 program: wrap.argv[0].to_string_lossy().into_owned(),
                 source,
             });
-            return Ok(Report {
-                output: Stream::new(plan, None).finish(0, &RunFacts::default(), &mut problems),
-                stderr: None,
-                child: Some(ChildReport {
-                    exit,
-                    timed_out_after: None,
-                    duration: Duration::ZERO,
-                }),
-                interrupted_by: None,
-                problems: problems.errors,
-                warnings: problems.warnings,
-                profile: None,
-            });
+            // Its streams are empty, but they are still what was asked for:
+            // the spill file is still made (or emptied), `--stderr
+            // separate` still has a stderr.
+            let (output, stderr) = streams(config, plan, stderr_plan, stdout, stderr_sink);
+            let child = ChildReport {
+                exit,
+                timed_out_after: None,
+                duration: Duration::ZERO,
+            };
+            return Ok(finish(output, stderr, child, wrap, problems));
         }
     };
     let started = Instant::now();
@@ -110,16 +107,7 @@ pub(super) fn run<W: Close>(
             .map_or(ExitWatch::Interval, ExitWatch::Descriptor),
     };
 
-    let mut spill = config.spill.as_ref().map(Spill::create);
-    let mut stderr = stderr_plan.map(|plan| {
-        let spill = spill
-            .as_mut()
-            .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
-        let stream = Stream::new(plan, spill);
-        Printed::new(stream, stderr_sink(), "stderr", config)
-    });
-    let stream = Stream::new(plan, spill);
-    let mut output = Printed::new(stream, stdout, "stdout", config);
+    let (mut output, mut stderr) = streams(config, plan, stderr_plan, stdout, stderr_sink);
     let supervisor = Supervisor {
         group,
         output: Some(spawned.output),
@@ -179,6 +167,37 @@ pub(super) fn run<W: Close>(
             .errors
             .push(Problem::CommandOutput { stream, source });
     }
+    Ok(finish(output, stderr, child, wrap, problems))
+}
+
+/// The command's streams: stdout's, and with `--stderr separate` stderr's,
+/// each spilled where `config` asks.
+fn streams<W: Close>(
+    config: &Config,
+    plan: Plan,
+    stderr_plan: Option<Plan>,
+    stdout: Sink<W>,
+    stderr_sink: impl FnOnce() -> Sink<W>,
+) -> (Printed<W>, Option<Printed<W>>) {
+    let mut spill = config.spill.as_ref().map(Spill::create);
+    let stderr = stderr_plan.map(|plan| {
+        let spill = spill
+            .as_mut()
+            .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
+        Printed::new(Stream::new(plan, spill), stderr_sink(), "stderr", config)
+    });
+    (Printed::new(Stream::new(plan, spill), stdout, "stdout", config), stderr)
+}
+
+/// Ends the streams of a run whose command ended as `child` says (the
+/// status line after the output), into its report.
+fn finish<W: Close>(
+    output: Printed<W>,
+    stderr: Option<Printed<W>>,
+    child: ChildReport,
+    wrap: &WrapConfig,
+    mut problems: Problems,
+) -> Report {
     let facts = RunFacts {
         command: Some(
             wrap.argv
@@ -191,7 +210,7 @@ pub(super) fn run<W: Close>(
     let stderr = stderr.map(|stderr| stderr.finish(None, &facts, &mut problems));
     let status_line = text::status_line(&child).filter(|_| wrap.status_line);
     let output = output.finish(status_line.as_deref(), &facts, &mut problems);
-    Ok(Report {
+    Report {
         output,
         stderr,
         child: Some(child),
@@ -199,5 +218,5 @@ pub(super) fn run<W: Close>(
         problems: problems.errors,
         warnings: problems.warnings,
         profile: None,
-    })
+    }
 }

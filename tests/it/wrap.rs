@@ -47,6 +47,26 @@ fn program_not_found_is_127_and_not_executable_is_126() {
         .assert()
         .code(126)
         .stderr(predicate::str::contains("Permission denied"));
+    // Its (empty) output is still what the options ask for: the spill file
+    // of an earlier run is emptied, not left to pass for this one's, and
+    // the JSON report still has a stderr.
+    let spill = dir.join("out.log");
+    std::fs::write(&spill, "an earlier run's output\n").expect("write the old spill file");
+    let output = toolcap()
+        .args(["--json", "--stderr", "separate", "--spill"])
+        .arg(&spill)
+        .args(["--", "toolcap-no-such-program"])
+        .output()
+        .expect("run toolcap");
+    assert_eq!(output.status.code(), Some(127));
+    assert_eq!(std::fs::read(&spill).expect("the spill file"), b"");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["exit"]["code"], 127);
+    assert_eq!(report["stderr"]["bytes"], 0);
+    assert_eq!(
+        report["stderr"]["spill"],
+        format!("{}.stderr", spill.display())
+    );
 }
 
 #[test]
