@@ -148,10 +148,11 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// Whether capping costs more than counting bytes: cleaning or
-    /// `--keep` look at every line.
+    /// Whether capping costs far more a byte than the kernel's copy:
+    /// `--fold` compares every line with the last, `--keep` searches every
+    /// line. The other transforms scan at memory speed, like the copy.
     pub(crate) fn is_cpu_bound(&self) -> bool {
-        self.cleaning != Cleaning::default() || self.keep.is_some() || self.fold.is_some()
+        self.keep.is_some() || self.fold.is_some()
     }
 }
 
