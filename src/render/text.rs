@@ -636,24 +636,18 @@ mod tests {
 
     #[test]
     fn control_characters_in_a_path_stay_on_the_marker_line() {
-        let path = PathBuf::from("/tmp/a\nb\tc\x1b[31md\\e");
-        let marker = render(
-            &report(Some(SpillReport::Saved { path, id: None })),
-            HeaderPlace::Omitted,
-        );
-        assert!(
-            marker.contains("full output in /tmp/a\\nb\\tc\\x1b[31md\\e ...]\n"),
-            "{marker}"
-        );
-        let path = PathBuf::from(OsStr::from_bytes(b"/tmp/\xffcaf\xc3\xa9\xe2\x82"));
-        let marker = render(
-            &report(Some(SpillReport::Saved { path, id: None })),
-            HeaderPlace::Omitted,
-        );
-        assert!(
-            marker.contains("full output in /tmp/\\xffcaf\u{e9}\\xe2\\x82 ...]\n"),
-            "{marker}"
-        );
+        for (path, escaped) in [
+            (&b"/tmp/a\nb\tc\x1b[31md\\e"[..], "/tmp/a\\nb\\tc\\x1b[31md\\e"),
+            // Invalid UTF-8 too, so the marker is valid UTF-8.
+            (b"/tmp/\xffcaf\xc3\xa9\xe2\x82", "/tmp/\\xffcaf\u{e9}\\xe2\\x82"),
+        ] {
+            let path = PathBuf::from(OsStr::from_bytes(path));
+            let marker = render(
+                &report(Some(SpillReport::Saved { path, id: None })),
+                HeaderPlace::Omitted,
+            );
+            assert!(marker.contains(&format!("full output in {escaped} ...]\n")), "{marker}");
+        }
     }
 
     #[test]

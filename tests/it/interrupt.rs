@@ -167,20 +167,27 @@ fn signals_have_their_default_action_again_after_a_library_run() {
     );
 }
 
-/// Runs this test binary again as a program that embeds toolcap, running
-/// only `test` (which sees `TOOLCAP_TEST_EMBEDDER` set and plays that
-/// program); returns what it printed. assert_cmd's timeout kills it if the
-/// library run hangs.
-fn run_as_embedder(test: &str) -> String {
+/// Plays a program that embeds toolcap: this test binary, run again with
+/// `TOOLCAP_TEST_EMBEDDER` set and only `test`, runs `play` (which sets
+/// the program up and runs toolcap) and prints what it returns, which must
+/// be `expected`. assert_cmd's timeout kills it if the library run hangs.
+fn as_embedder(test: &str, expected: &str, play: impl FnOnce() -> String) {
+    if std::env::var_os("TOOLCAP_TEST_EMBEDDER").is_some() {
+        println!("EMBEDDED {}", play());
+        return;
+    }
     let output = assert_cmd::Command::new(std::env::current_exe().expect("test binary"))
         .args(["--exact", test, "--nocapture", "--test-threads", "1"])
         .env("TOOLCAP_TEST_EMBEDDER", "1")
         .timeout(crate::common::TIMEOUT)
         .output()
         .expect("run the test binary");
-    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    let printed = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{printed}");
-    printed
+    assert!(
+        printed.contains(&format!("EMBEDDED {expected}\n")),
+        "{printed}"
+    );
 }
 
 fn wrap_config(script: &str, timeout: Option<Duration>, kill_after: Duration) -> toolcap::Config {
@@ -197,34 +204,29 @@ fn wrap_config(script: &str, timeout: Option<Duration>, kill_after: Duration) ->
 /// unknown (before, it polled forever at full speed, deaf to its timeout).
 #[test]
 fn a_library_run_ends_when_the_embedding_program_ignores_sigchld() {
-    const TEST: &str = "interrupt::a_library_run_ends_when_the_embedding_program_ignores_sigchld";
-    if std::env::var_os("TOOLCAP_TEST_EMBEDDER").is_none() {
-        let printed = run_as_embedder(TEST);
-        assert!(
-            printed.contains(
-                "EMBEDDED status 125 exit Unknown problems [\"the command's exit status is \
-                 unknown: something else in this process reaped it (is SIGCHLD ignored?)\"] \
-                 output \"hi\\n[exit status unknown]\\n\""
-            ),
-            "{printed}"
-        );
-        return;
-    }
-    crate::common::signals::ignore(libc::SIGCHLD);
-    let config = wrap_config(
-        "echo hi; exit 3",
-        Some(Duration::from_secs(50)),
-        Duration::from_secs(5),
-    );
-    let report = toolcap::run_command(&config, || false).expect("run");
-    let child = report.child.as_ref().expect("a command");
-    let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
-    let rendered = toolcap::render_run(&report, &config).expect("render");
-    println!(
-        "EMBEDDED status {} exit {:?} problems {problems:?} output {:?}",
-        child.status(),
-        child.exit,
-        String::from_utf8_lossy(&rendered.output)
+    as_embedder(
+        "interrupt::a_library_run_ends_when_the_embedding_program_ignores_sigchld",
+        "status 125 exit Unknown problems [\"the command's exit status is unknown: something \
+         else in this process reaped it (is SIGCHLD ignored?)\"] output \"hi\\n[exit status \
+         unknown]\\n\"",
+        || {
+            crate::common::signals::ignore(libc::SIGCHLD);
+            let config = wrap_config(
+                "echo hi; exit 3",
+                Some(Duration::from_secs(50)),
+                Duration::from_secs(5),
+            );
+            let report = toolcap::run_command(&config, || false).expect("run");
+            let child = report.child.as_ref().expect("a command");
+            let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
+            let rendered = toolcap::render_run(&report, &config).expect("render");
+            format!(
+                "status {} exit {:?} problems {problems:?} output {:?}",
+                child.status(),
+                child.exit,
+                String::from_utf8_lossy(&rendered.output)
+            )
+        },
     );
 }
 
@@ -234,31 +236,27 @@ fn a_library_run_ends_when_the_embedding_program_ignores_sigchld() {
 /// and leaves no zombie behind.
 #[test]
 fn a_library_run_reaps_orphans_handed_to_a_subreaper() {
-    const TEST: &str = "interrupt::a_library_run_reaps_orphans_handed_to_a_subreaper";
-    if std::env::var_os("TOOLCAP_TEST_EMBEDDER").is_none() {
-        let printed = run_as_embedder(TEST);
-        assert!(
-            printed.contains("EMBEDDED status 124 quickly true zombies 0"),
-            "{printed}"
-        );
-        return;
-    }
-    crate::common::signals::become_subreaper();
-    // The background child outlives the shell, and takes a moment to end
-    // on SIGTERM.
-    let script = "(trap 'sleep 0.2; exit 0' TERM; while :; do sleep 0.05; done) & sleep 100";
-    let config = wrap_config(
-        script,
-        Some(Duration::from_millis(500)),
-        Duration::from_secs(40),
-    );
-    let started = std::time::Instant::now();
-    let report = toolcap::run_command(&config, || false).expect("run");
-    let quickly = started.elapsed() < Duration::from_secs(20);
-    let zombies = crate::common::signals::reap_ended_children();
-    println!(
-        "EMBEDDED status {} quickly {quickly} zombies {zombies}",
-        report.child.as_ref().expect("a command").status()
+    as_embedder(
+        "interrupt::a_library_run_reaps_orphans_handed_to_a_subreaper",
+        "status 124 quickly true zombies 0",
+        || {
+            crate::common::signals::become_subreaper();
+            // The background child outlives the shell, and takes a moment
+            // to end on SIGTERM.
+            let script =
+                "(trap 'sleep 0.2; exit 0' TERM; while :; do sleep 0.05; done) & sleep 100";
+            let config = wrap_config(
+                script,
+                Some(Duration::from_millis(500)),
+                Duration::from_secs(40),
+            );
+            let started = std::time::Instant::now();
+            let report = toolcap::run_command(&config, || false).expect("run");
+            let quickly = started.elapsed() < Duration::from_secs(20);
+            let zombies = crate::common::signals::reap_ended_children();
+            let status = report.child.as_ref().expect("a command").status();
+            format!("status {status} quickly {quickly} zombies {zombies}")
+        },
     );
 }
 
@@ -269,25 +267,22 @@ fn a_library_run_reaps_orphans_handed_to_a_subreaper() {
 /// to write.
 #[test]
 fn a_library_run_gives_the_command_sigxfsz_back() {
-    const TEST: &str = "interrupt::a_library_run_gives_the_command_sigxfsz_back";
-    if std::env::var_os("TOOLCAP_TEST_EMBEDDER").is_none() {
-        let printed = run_as_embedder(TEST);
-        assert!(printed.contains("EMBEDDED status 153"), "{printed}");
-        return;
-    }
-    crate::common::signals::ignore(libc::SIGXFSZ);
-    let dir = TempDir::new("sigxfsz");
-    let file = dir.join("big");
-    let script = format!(
-        "ulimit -f 1 && head -c 100000 /dev/zero > '{}'",
-        file.display()
-    );
-    let report = toolcap::run_command(&wrap_config(&script, None, Duration::from_secs(5)), || {
-        false
-    })
-    .expect("run");
-    println!(
-        "EMBEDDED status {}",
-        report.child.as_ref().expect("a command").status()
+    as_embedder(
+        "interrupt::a_library_run_gives_the_command_sigxfsz_back",
+        "status 153",
+        || {
+            crate::common::signals::ignore(libc::SIGXFSZ);
+            let dir = TempDir::new("sigxfsz");
+            let script = format!(
+                "ulimit -f 1 && head -c 100000 /dev/zero > '{}'",
+                dir.join("big").display()
+            );
+            let config = wrap_config(&script, None, Duration::from_secs(5));
+            let report = toolcap::run_command(&config, || false).expect("run");
+            format!(
+                "status {}",
+                report.child.as_ref().expect("a command").status()
+            )
+        },
     );
 }

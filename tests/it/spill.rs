@@ -322,45 +322,32 @@ fn the_marker_names_the_spill_file_by_its_absolute_path_on_one_line() {
         truncated(50, 10, b"abcd\n", &marker, b"abcd\n")
     );
 
-    let odd = dir.join("odd\nname\x1b[31m");
-    toolcap()
-        .args(["--max", "10", "--spill"])
-        .arg(&odd)
-        .write_stdin(input.clone())
-        .assert()
-        .success()
-        .stdout(truncated(
-            50,
-            10,
-            b"abcd\n",
-            &format!(
-                "[... 40 bytes truncated (lines 2-9); full output in {}/odd\\nname\\x1b[31m ...]",
-                dir.path().display()
-            ),
-            b"abcd\n",
-        ));
-    assert_eq!(std::fs::read(&odd).expect("read"), input);
-
-    // A name that is not UTF-8: the marker stays valid UTF-8 (`--utf8`
-    // promises that of everything printed), the bytes escaped as `\xNN`.
-    let not_utf8 = dir.join(OsStr::from_bytes(b"caf\xe9-\xff.log"));
-    toolcap()
-        .args(["--max", "10", "--utf8", "--spill"])
-        .arg(&not_utf8)
-        .write_stdin(input.clone())
-        .assert()
-        .success()
-        .stdout(truncated(
-            50,
-            10,
-            b"abcd\n",
-            &format!(
-                "[... 40 bytes truncated (lines 2-9); full output in {}/caf\\xe9-\\xff.log ...]",
-                dir.path().display()
-            ),
-            b"abcd\n",
-        ));
-    assert_eq!(std::fs::read(&not_utf8).expect("read"), input);
+    // Control characters, and bytes that are not UTF-8, escaped: the
+    // marker stays one line of valid UTF-8 (`--utf8` promises that of
+    // everything printed).
+    for (name, escaped) in [
+        (&b"odd\nname\x1b[31m"[..], "odd\\nname\\x1b[31m"),
+        (b"caf\xe9-\xff.log", "caf\\xe9-\\xff.log"),
+    ] {
+        let spill = dir.join(OsStr::from_bytes(name));
+        toolcap()
+            .args(["--max", "10", "--utf8", "--spill"])
+            .arg(&spill)
+            .write_stdin(input.clone())
+            .assert()
+            .success()
+            .stdout(truncated(
+                50,
+                10,
+                b"abcd\n",
+                &format!(
+                    "[... 40 bytes truncated (lines 2-9); full output in {}/{escaped} ...]",
+                    dir.path().display()
+                ),
+                b"abcd\n",
+            ));
+        assert_eq!(std::fs::read(&spill).expect("read"), input);
+    }
 }
 
 #[test]
