@@ -13,12 +13,13 @@
 
 use std::ffi::OsString;
 use std::io;
-use std::os::unix::ffi::OsStringExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
 
 use pyo3::exceptions::{
-    PyAttributeError, PyNotADirectoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
+    PyAttributeError, PyNotADirectoryError, PyOSError, PyRuntimeError, PyTypeError,
+    PyUnicodeEncodeError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{
@@ -31,6 +32,8 @@ use toolcap::{ChildExit, Config, Mode, Report, StoreTarget};
 enum Spelling {
     /// `--flag=VALUE`: an int, a str, bytes or an os.PathLike.
     Value(&'static str),
+    /// `--flag=PATH`: a str, bytes or an os.PathLike, without a NUL byte.
+    Path(&'static str),
     /// `--flag` when true.
     Switch(&'static str),
     /// `--flag` when false (`status=False` is `--no-status`).
@@ -45,7 +48,7 @@ enum Spelling {
     Store,
 }
 
-use Spelling::{Duration, Header, Negated, Repeated, Store, Switch, Value};
+use Spelling::{Duration, Header, Negated, Path, Repeated, Store, Switch, Value};
 
 /// The options of `cap`, `Capper` and `run`, by their Python names, each the
 /// long option of the same name. An option the command line gains is one
@@ -80,7 +83,7 @@ const CAP_OPTIONS: &[(&str, Spelling)] = &[
     ("json_limit", Value("--json-limit")),
     ("pretty", Switch("--pretty")),
     ("profile", Value("--profile")),
-    ("spill", Value("--spill")),
+    ("spill", Path("--spill")),
     ("store", Store),
     ("retain", Value("--retain")),
     ("retain_size", Value("--retain-size")),
@@ -149,6 +152,7 @@ fn spell(
     };
     match spelling {
         Value(flag) => argv.push(with_value(flag, word(name, value)?)),
+        Path(flag) => argv.push(with_value(flag, path(name, value)?)),
         Switch(flag) => {
             if boolean(name, value)? {
                 argv.push(flag.into());
@@ -193,7 +197,7 @@ fn spell(
                     argv.push("--store".into());
                 }
             } else {
-                argv.push(with_value("--spill-dir", os_string(name, value)?));
+                argv.push(with_value("--spill-dir", path(name, value)?));
             }
         }
     }
@@ -219,20 +223,26 @@ fn boolean(name: &str, value: &Bound<'_, PyAny>) -> PyResult<bool> {
     value.is_truthy()
 }
 
-/// Seconds as a DURATION in milliseconds, rounded up (so that a tiny
-/// timeout is not 0, which means none); a str as it is. A negative or
-/// non-finite number is passed on as written, for the parser to refuse.
+/// Seconds as a DURATION: an int as it is written (the command line's
+/// unit is the second), a float in milliseconds, rounded up (so that a
+/// tiny timeout is not 0, which means none); a str as it is. The parser
+/// judges each as it judges the command line's, so that one too large for
+/// it (more than 2^64 - 1 ms) or negative, whatever its type, is its
+/// ValueError; a float is never converted to an int that could overflow.
 fn duration(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
     if value.is_instance_of::<PyBool>() {
         return Err(expected(name, "seconds or a DURATION str", value));
     }
-    if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
-        let seconds: f64 = value.extract()?;
-        if seconds.is_finite() && seconds >= 0.0 {
-            // A float's millions of years saturate, which is fine.
-            return Ok(format!("{}ms", (seconds * 1000.0).ceil() as u64).into());
-        }
+    if value.is_instance_of::<PyInt>() {
         return Ok(value.str()?.to_string().into());
+    }
+    if value.is_instance_of::<PyFloat>() {
+        let seconds: f64 = value.extract()?;
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Ok(value.str()?.to_string().into());
+        }
+        // Written out in full, digits the parser reads as milliseconds.
+        return Ok(format!("{:.0}ms", (seconds * 1000.0).ceil()).into());
     }
     if value.is_instance_of::<PyString>() {
         return value.extract();
@@ -254,6 +264,24 @@ fn os_string(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
         return os_string(name, &path);
     }
     Err(expected(name, "a str, bytes or a path", value))
+}
+
+/// A path handed to the OS, as [`os_string`] reads it.
+fn path(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
+    without_nul(name, os_string(name, value)?)
+}
+
+/// Refuses a NUL byte in what the OS takes as a C string (a path, an
+/// argument, the environment), as Python's os and subprocess do: no command
+/// line can hold one, and toolcap would otherwise report the exec or the
+/// open that failed, naming the wrong thing. `what` names the argument.
+fn without_nul(what: &str, value: OsString) -> PyResult<OsString> {
+    if value.as_bytes().contains(&0) {
+        return Err(PyValueError::new_err(format!(
+            "embedded null byte in {what}"
+        )));
+    }
+    Ok(value)
 }
 
 fn expected(name: &str, what: &str, value: &Bound<'_, PyAny>) -> PyErr {
@@ -289,42 +317,34 @@ fn error(err: toolcap::Error) -> PyErr {
     }
 }
 
-/// Hands `data` to `consume` as bytes, with the GIL released: bytes at
-/// once, a str as its UTF-8 a piece at a time, a bytearray or memoryview
-/// copied (another thread could resize it meanwhile). `consume` returns
-/// false to refuse it.
-fn feed(
-    py: Python<'_>,
-    data: &Bound<'_, PyAny>,
-    consume: &mut (dyn FnMut(&[u8]) -> bool + Send),
-) -> PyResult<bool> {
+/// Data to cap, judged whole before any of it is consumed, so that a
+/// refused one leaves a `Capper` (and a spill file) as it was.
+enum Payload<'py> {
+    /// Bytes as they are (a short str encoded, a bytearray or memoryview
+    /// copied: another thread could resize it meanwhile).
+    Bytes(Bound<'py, PyBytes>),
+    /// A str longer than [`STR_PIECE`] code points, each of which has a
+    /// UTF-8 encoding: it is encoded a piece at a time as it is consumed.
+    Text(Bound<'py, PyString>),
+}
+
+/// `data` as a [`Payload`]: a TypeError for what is not data, and for a
+/// str with a lone surrogate the UnicodeEncodeError that `data.encode()`
+/// raises, its `start` and `end` in the whole str.
+fn payload<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Payload<'py>> {
     if let Ok(bytes) = data.cast::<PyBytes>() {
-        let bytes = bytes.as_bytes();
-        return Ok(py.detach(|| consume(bytes)));
+        return Ok(Payload::Bytes(bytes.clone()));
     }
     if let Ok(text) = data.cast::<PyString>() {
-        let length = text.len()?;
-        if length <= STR_PIECE {
-            let encoded = text.encode_utf8()?;
-            let bytes = encoded.as_bytes();
-            return Ok(py.detach(|| consume(bytes)));
+        if text.len()? <= STR_PIECE {
+            return Ok(Payload::Bytes(text.encode_utf8()?));
         }
-        for start in (0..length).step_by(STR_PIECE) {
-            let end = length.min(start + STR_PIECE);
-            let piece = text.get_item(PySlice::new(py, start as isize, end as isize, 1))?;
-            let encoded = piece.cast_into::<PyString>()?.encode_utf8()?;
-            let bytes = encoded.as_bytes();
-            if !py.detach(|| consume(bytes)) {
-                return Ok(false);
-            }
-            // A long str may take a while: let Ctrl-C through.
-            py.check_signals()?;
-        }
-        return Ok(true);
+        check_encodable(py, text)?;
+        return Ok(Payload::Text(text.clone()));
     }
     if data.is_instance_of::<PyByteArray>() || data.is_instance_of::<PyMemoryView>() {
         let copy = py.get_type::<PyBytes>().call1((data,))?;
-        return feed(py, &copy, consume);
+        return Ok(Payload::Bytes(copy.cast_into::<PyBytes>()?));
     }
     Err(expected(
         "data",
@@ -333,32 +353,142 @@ fn feed(
     ))
 }
 
-/// The result of capping one stream.
-#[pyclass(name = "Result", module = "toolcap", frozen, subclass)]
-struct CapResult {
+/// The code points `start..end` of `text`, as a str.
+fn piece<'py>(
+    text: &Bound<'py, PyString>,
+    start: usize,
+    end: usize,
+) -> PyResult<Bound<'py, PyString>> {
+    let slice = PySlice::new(text.py(), start as isize, end as isize, 1);
+    Ok(text.get_item(slice)?.cast_into::<PyString>()?)
+}
+
+/// Refuses a long str that holds a lone surrogate, before any of it is
+/// consumed, in memory bounded as consuming it is: an ASCII str is known
+/// to have none (`str.isascii` reads a flag), any other is encoded a piece
+/// at a time to UTF-16, which refuses the same code points as UTF-8 and is
+/// 2 to 3 times faster to make, and thrown away.
+fn check_encodable(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<()> {
+    // str's own method, which a subclass cannot override.
+    let str_type = py.get_type::<PyString>();
+    if str_type.call_method1("isascii", (text,))?.is_truthy()? {
+        return Ok(());
+    }
+    let length = text.len()?;
+    for start in (0..length).step_by(STR_PIECE) {
+        let end = length.min(start + STR_PIECE);
+        if let Err(err) = piece(text, start, end)?.call_method1("encode", ("utf-16-le",)) {
+            if !err.is_instance_of::<PyUnicodeEncodeError>(py) {
+                return Err(err);
+            }
+            let first: usize = err.value(py).getattr("start")?.extract()?;
+            return Err(surrogate_error(py, text, start + first)?);
+        }
+        py.check_signals()?;
+    }
+    Ok(())
+}
+
+/// The error `text.encode()` raises for the lone surrogate at `first`, in
+/// `text` whole: its range is the run of surrogates that starts there,
+/// which may go on past the piece where it was found, so UTF-8's own
+/// encoder measures it a window at a time.
+fn surrogate_error(py: Python<'_>, text: &Bound<'_, PyString>, first: usize) -> PyResult<PyErr> {
+    let length = text.len()?;
+    let mut end = first;
+    let mut reason = None;
+    while end < length {
+        let stop = length.min(end + STR_PIECE);
+        let Err(err) = piece(text, end, stop)?.encode_utf8() else {
+            break;
+        };
+        if !err.is_instance_of::<PyUnicodeEncodeError>(py) {
+            return Err(err);
+        }
+        let err = err.value(py);
+        if err.getattr("start")?.extract::<usize>()? != 0 {
+            break;
+        }
+        if reason.is_none() {
+            reason = Some(err.getattr("reason")?.extract::<String>()?);
+        }
+        end += err.getattr("end")?.extract::<usize>()?;
+        if end < stop {
+            break;
+        }
+    }
+    let reason = reason.unwrap_or_else(|| "surrogates not allowed".to_string());
+    Ok(PyUnicodeEncodeError::new_err((
+        "utf-8",
+        text.clone().unbind(),
+        first,
+        end,
+        reason,
+    )))
+}
+
+/// Hands `payload` to `consume` as bytes, with the GIL released: bytes at
+/// once, a str as its UTF-8 a piece at a time. `consume` returns false to
+/// refuse it.
+fn feed(
+    py: Python<'_>,
+    payload: &Payload<'_>,
+    consume: &mut (dyn FnMut(&[u8]) -> bool + Send),
+) -> PyResult<bool> {
+    let text = match payload {
+        Payload::Bytes(bytes) => {
+            let bytes = bytes.as_bytes();
+            return Ok(py.detach(|| consume(bytes)));
+        }
+        Payload::Text(text) => text,
+    };
+    let length = text.len()?;
+    for start in (0..length).step_by(STR_PIECE) {
+        let end = length.min(start + STR_PIECE);
+        let encoded = piece(text, start, end)?.encode_utf8()?;
+        let bytes = encoded.as_bytes();
+        if !py.detach(|| consume(bytes)) {
+            return Ok(false);
+        }
+        // A long str may take a while: let Ctrl-C through.
+        py.check_signals()?;
+    }
+    Ok(true)
+}
+
+/// The result of capping one stream: a [`CapResult`], or a separate
+/// stderr (whose report has no run-wide fields: no `tokenizer`,
+/// `problems`, `profile` or `interrupted_by`).
+#[pyclass(module = "toolcap", frozen, subclass)]
+struct StreamResult {
     data: Py<PyBytes>,
     /// The `--json` report (for a separate stderr, its `stderr` object).
     report: Py<PyDict>,
 }
 
-impl CapResult {
-    fn new(py: Python<'_>, data: &[u8], report: Bound<'_, PyDict>) -> CapResult {
-        CapResult {
+impl StreamResult {
+    fn new(py: Python<'_>, data: &[u8], report: Bound<'_, PyDict>) -> StreamResult {
+        StreamResult {
             data: PyBytes::new(py, data).unbind(),
             report: report.unbind(),
         }
     }
+}
 
-    fn field<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.report
-            .bind(py)
-            .get_item(name)?
-            .ok_or_else(|| PyAttributeError::new_err(format!("'Result' has no attribute '{name}'")))
+/// The report's field `name`, or the AttributeError Python raises for an
+/// attribute `slf` does not have.
+fn field<'py>(slf: &Bound<'py, StreamResult>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    match slf.get().report.bind(slf.py()).get_item(name)? {
+        Some(value) => Ok(value),
+        None => Err(PyAttributeError::new_err(format!(
+            "'{}' object has no attribute '{name}'",
+            slf.get_type().name()?
+        ))),
     }
 }
 
 #[pymethods]
-impl CapResult {
+impl StreamResult {
     /// The exact bytes toolcap prints.
     #[getter]
     fn data(&self, py: Python<'_>) -> Py<PyBytes> {
@@ -367,8 +497,8 @@ impl CapResult {
 
     /// `data` as a str, invalid UTF-8 replaced by U+FFFD.
     #[getter]
-    fn text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.field(py, "output")
+    fn text<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        field(slf, "output")
     }
 
     /// The `--json` report, as a dict.
@@ -378,8 +508,8 @@ impl CapResult {
     }
 
     /// The report's fields, as attributes.
-    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.field(py, name)
+    fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        field(slf, name)
     }
 
     fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
@@ -393,14 +523,27 @@ impl CapResult {
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let py = slf.py();
-        let this = slf.get();
         let fields = ["truncated", "bytes", "lines", "tokens"]
             .iter()
-            .map(|name| Ok(format!("{name}={}", this.field(py, name)?.repr()?)))
+            .map(|name| Ok(format!("{name}={}", field(slf, name)?.repr()?)))
             .collect::<PyResult<Vec<_>>>()?;
         let class = slf.get_type().name()?;
         Ok(format!("{class}({})", fields.join(", ")))
+    }
+}
+
+/// The result of capping: a [`StreamResult`] whose report also has the
+/// run-wide fields.
+#[pyclass(name = "Result", module = "toolcap", frozen, subclass, extends = StreamResult)]
+struct CapResult;
+
+impl CapResult {
+    fn new(
+        py: Python<'_>,
+        data: &[u8],
+        report: Bound<'_, PyDict>,
+    ) -> PyClassInitializer<CapResult> {
+        PyClassInitializer::from(StreamResult::new(py, data, report)).add_subclass(CapResult)
     }
 }
 
@@ -412,7 +555,7 @@ struct RunResult {
     signal: Option<i32>,
     timed_out: bool,
     duration: f64,
-    stderr: Option<Py<CapResult>>,
+    stderr: Option<Py<StreamResult>>,
 }
 
 #[pymethods]
@@ -445,12 +588,12 @@ impl RunResult {
 
     /// With `stderr="separate"`, the capped stderr.
     #[getter]
-    fn stderr(&self, py: Python<'_>) -> Option<Py<CapResult>> {
+    fn stderr(&self, py: Python<'_>) -> Option<Py<StreamResult>> {
         self.stderr.as_ref().map(|stderr| stderr.clone_ref(py))
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let base = CapResult::__repr__(slf.as_super())?;
+        let base = StreamResult::__repr__(slf.as_super().as_super())?;
         let this = slf.get();
         Ok(base.replacen('(', &format!("(exit_code={}, ", this.exit_code), 1))
     }
@@ -507,10 +650,13 @@ fn cap(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<CapResult>> {
     let config = parse(arguments("cap", options, &[CAP_OPTIONS])?)?;
+    // Judged before the capper opens a spill file, which refused data
+    // must leave untouched.
+    let data = payload(py, data)?;
     let mut capper = py
         .detach(|| toolcap::Capper::for_run(&config))
         .map_err(error)?;
-    feed(py, data, &mut |chunk| {
+    feed(py, &data, &mut |chunk| {
         capper.push(chunk);
         true
     })?;
@@ -549,9 +695,11 @@ impl Capper {
         })
     }
 
-    /// Consumes the next chunk of the stream.
+    /// Consumes the next chunk of the stream: all of it, or (when it is
+    /// refused) none of it.
     fn push(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let accepted = feed(py, data, &mut |chunk| match self.lock().as_mut() {
+        let data = payload(py, data)?;
+        let accepted = feed(py, &data, &mut |chunk| match self.lock().as_mut() {
             Some(capper) => {
                 capper.push(chunk);
                 true
@@ -591,7 +739,7 @@ fn run(
     argv.push("--no-stdin".into());
     if cmd.is_instance_of::<PyString>() {
         let mut argument = OsString::from("--command=");
-        argument.push(cmd.extract::<OsString>()?);
+        argument.push(without_nul("cmd", cmd.extract::<OsString>()?)?);
         argv.push(argument);
     } else if cmd.is_instance_of::<PyBytes>() {
         return Err(expected("cmd", "a str or a sequence of arguments", cmd));
@@ -600,8 +748,8 @@ fn run(
         let words = cmd
             .try_iter()
             .map_err(|_| expected("cmd", "a str or a sequence of arguments", cmd))?;
-        for word in words {
-            argv.push(os_string("cmd", &word?)?);
+        for (index, word) in words.enumerate() {
+            argv.push(path(&format!("cmd[{index}]"), &word?)?);
         }
     }
     let mut config = parse(argv)?;
@@ -611,7 +759,7 @@ fn run(
         ));
     };
     wrap.cwd = cwd
-        .map(|dir| os_string("cwd", dir))
+        .map(|dir| path("cwd", dir))
         .transpose()?
         .map(PathBuf::from);
     wrap.env = env.map(environment).transpose()?;
@@ -619,7 +767,7 @@ fn run(
         None => None,
         Some(input) => {
             let mut bytes = Vec::new();
-            feed(py, input, &mut |chunk| {
+            feed(py, &payload(py, input)?, &mut |chunk| {
                 bytes.extend_from_slice(chunk);
                 true
             })?;
@@ -652,7 +800,7 @@ fn run(
     let stderr = match (&rendered.stderr, fields.get_item("stderr")?) {
         (Some(text), Some(stderr)) => Some(Py::new(
             py,
-            CapResult::new(py, text, stderr.cast_into::<PyDict>()?),
+            StreamResult::new(py, text, stderr.cast_into::<PyDict>()?),
         )?),
         _ => None,
     };
@@ -669,11 +817,15 @@ fn run(
         duration: child.duration.as_secs_f64(),
         stderr,
     };
-    let base = CapResult::new(py, &rendered.output, fields);
-    Py::new(py, PyClassInitializer::from(base).add_subclass(result))
+    Py::new(
+        py,
+        CapResult::new(py, &rendered.output, fields).add_subclass(result),
+    )
 }
 
-/// A mapping of names to values (str or bytes) as a whole environment.
+/// A mapping of names to values (str or bytes) as a whole environment,
+/// refused as subprocess refuses it: a NUL byte anywhere, or a `=` in a
+/// name (which would make another variable of it).
 fn environment(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>> {
     let items = mapping
         .call_method0("items")
@@ -681,7 +833,14 @@ fn environment(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>
     let mut env = Vec::new();
     for item in items.try_iter()? {
         let (name, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
-        env.push((os_string("env", &name)?, os_string("env", &value)?));
+        let shown = name.repr()?;
+        let key = path(&format!("env key {shown}"), &name)?;
+        if key.as_bytes().contains(&b'=') {
+            return Err(PyValueError::new_err(format!(
+                "illegal environment variable name in env: {shown}"
+            )));
+        }
+        env.push((key, path(&format!("env[{shown}]"), &value)?));
     }
     Ok(env)
 }
@@ -691,7 +850,7 @@ fn environment(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>
 #[pyo3(signature = (id, *, store=None))]
 fn summary(py: Python<'_>, id: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let dir = match store {
-        Some(dir) if !dir.is_instance_of::<PyBool>() => PathBuf::from(os_string("store", dir)?),
+        Some(dir) if !dir.is_instance_of::<PyBool>() => PathBuf::from(path("store", dir)?),
         Some(dir) if !dir.is_truthy()? => {
             return Err(PyValueError::new_err(
                 "summary() needs a store: store=True or a path",
@@ -738,6 +897,7 @@ fn _toolcap(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(summary, module)?)?;
     module.add_function(wrap_pyfunction!(main, module)?)?;
+    module.add_class::<StreamResult>()?;
     module.add_class::<CapResult>()?;
     module.add_class::<RunResult>()?;
     module.add_class::<Capper>()?;

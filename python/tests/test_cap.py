@@ -398,3 +398,21 @@ def test_retention_of_the_store_is_the_command_lines(tmp_path):
     assert len(list(ours.glob("*.log"))) == 2
     with pytest.raises(ValueError, match="need a store"):
         toolcap.cap(data, retain=2)
+
+
+def test_a_refused_str_leaves_the_spill_file_as_it_was(tmp_path):
+    """Data is judged before the spill file is opened: a long str with a
+    lone surrogate (or data of the wrong type) neither truncates nor writes
+    it, nor creates one."""
+    spill = tmp_path / "spill.log"
+    spill.write_bytes(b"earlier\n")
+    fresh = tmp_path / "fresh.log"
+    text = "x" * 70_000 + "\udcff"
+    for data, error in ((text, UnicodeEncodeError), (42, TypeError)):
+        for path in (spill, fresh):
+            with pytest.raises(error) as raised:
+                toolcap.cap(data, spill=path, max=100)
+            if error is UnicodeEncodeError:
+                assert (raised.value.object, raised.value.start) == (text, 70_000)
+    assert spill.read_bytes() == b"earlier\n"
+    assert not fresh.exists()

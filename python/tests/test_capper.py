@@ -209,3 +209,66 @@ def test_other_python_threads_run_while_one_caps():
         counter.join()
     assert elapsed > 0.05, "the input is too small to tell"
     assert during > 1000, f"{during} iterations in {elapsed:.3f} s of capping"
+
+
+PIECE = 65_536
+"""Code points of a str encoded at a time (STR_PIECE in python/src/lib.rs)."""
+
+# Lone surrogates past the first piece: after ASCII, after other text, a
+# run of them across a piece boundary, and one at the very end.
+LONG_STRS_WITH_A_SURROGATE = {
+    "after 70,000 ASCII": "x" * 70_000 + "\udcff" + "tail\n",
+    "after 70,000 others": "é" * 70_000 + "\udcff",
+    "a run across a piece boundary": "🎉" * (PIECE - 2) + "\ud800\udc00\udfff" + "ok",
+    "a run that ends the str": "日本" * PIECE + "\udcff" * 3,
+}
+
+
+@pytest.mark.parametrize("label", LONG_STRS_WITH_A_SURROGATE)
+def test_a_long_str_with_a_lone_surrogate_is_refused_whole(label):
+    """Nothing of it is pushed, and the error is the one `str.encode()`
+    raises: its object is the whole str, its range the whole run."""
+    text = LONG_STRS_WITH_A_SURROGATE[label]
+    with pytest.raises(UnicodeEncodeError) as python_raised:
+        text.encode()
+    capper = toolcap.Capper(max=100)
+    capper.push(b"before\n")
+    with pytest.raises(UnicodeEncodeError) as raised:
+        capper.push(text)
+    ours, python = raised.value, python_raised.value
+    assert ours.object is text
+    assert (ours.encoding, ours.start, ours.end, ours.reason) == (python.encoding, python.start, python.end, python.reason)
+    assert str(ours) == str(python)
+    capper.push("after\n")
+    assert capper.finish().data == b"before\nafter\n"
+
+
+def test_a_long_str_that_is_not_ascii_is_checked_and_capped_in_bounded_memory():
+    """Refusing a bad str whole must not mean encoding it whole: capping a
+    str of 20 million code points (60 MB of UTF-8) grows the peak RSS by a
+    few pieces, not by its UTF-8."""
+    if not os.path.exists("/proc/self/clear_refs"):
+        pytest.skip("SKIPPED: needs /proc/self/clear_refs to reset the peak RSS")
+    script = textwrap.dedent(
+        """
+        import toolcap
+
+        def kib(field):
+            with open("/proc/self/status") as status:
+                for line in status:
+                    if line.startswith(field + ":"):
+                        return int(line.split()[1])
+
+        text = "日本語 ok\\n" * 2_500_000
+        toolcap.cap("warm-up " * 10_000, max="1Mi")
+        with open("/proc/self/clear_refs", "w") as clear:
+            clear.write("5")
+        before = kib("VmRSS")
+        result = toolcap.cap(text, max=1000)
+        print(kib("VmHWM") - before)
+        assert result.bytes == len(text.encode()), result.bytes
+        """
+    )
+    grown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert grown.returncode == 0, grown.stderr
+    assert int(grown.stdout) <= 8 * 1024, f"RSS grew by {grown.stdout.strip()} KiB"

@@ -177,3 +177,92 @@ def test_the_stub_lists_every_field_of_the_report():
     assert {"data", "text", "report", "exit_code", "signal", "timed_out", "duration", "stderr"} <= class_fields(
         tree, "RunResult"
     )
+
+
+def annotated(tree, name):
+    """The attributes the stub's class `name` declares (not its properties),
+    with those of its bases."""
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            fields = {item.target.id for item in node.body if isinstance(item, ast.AnnAssign)}
+            for base in node.bases:
+                if isinstance(base, ast.Name) and base.id != "TypedDict":
+                    fields |= annotated(tree, base.id)
+            return fields
+    raise AssertionError(f"no class {name} in the stub")
+
+
+def test_the_stub_declares_exactly_the_fields_each_result_has():
+    """A separate stderr's report has no run-wide fields (tokenizer,
+    problems, profile, interrupted_by): the stub types it as a
+    StreamResult, which declares none of them, and each class declares no
+    field its report lacks."""
+    tree = stub()
+    separate = toolcap.run("echo out; echo err >&2", stderr="separate")
+    assert annotated(tree, "StreamResult") == set(separate.stderr.report)
+    assert annotated(tree, "Result") == set(toolcap.cap(b"x").report)
+    assert annotated(tree, "RunResult") | {"stderr"} == set(separate.report)
+    properties = {
+        node.name: ast.unparse(node.returns)
+        for cls in tree.body
+        if isinstance(cls, ast.ClassDef) and cls.name == "RunResult"
+        for node in cls.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    assert properties["stderr"] == "StreamResult | None"
+
+
+def test_every_option_in_the_stub_takes_none_as_the_functions_do():
+    """"None, or leaving it out, is the command line's default" (CapOptions):
+    every key takes None at run time (the test above), so its type must."""
+    tree = stub()
+    refused = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name in ("CapOptions", "RunOptions"):
+            for item in node.body:
+                if isinstance(item, ast.AnnAssign):
+                    members, todo = set(), [item.annotation]
+                    while todo:
+                        part = todo.pop()
+                        if isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
+                            todo += [part.left, part.right]
+                        else:
+                            members.add(ast.unparse(part))
+                    if "None" not in members:
+                        refused.append(f"{node.name}.{item.target.id}: {ast.unparse(item.annotation)}")
+    assert not refused
+
+
+TYPED_USE = '''
+import toolcap
+
+result = toolcap.run("true", stderr="separate", header=None, clean=None, keep=None, status=None,
+                     plain_env=None, fold_pattern=(p for p in ["^x"]), timeout=None)
+capped = toolcap.cap("x", strip_ansi=None, collapse_cr=None, squeeze=None, utf8=None, fold=None,
+                     keep_errors=None, pretty=None)
+problems: list[str] = capped.problems + result.problems
+if result.stderr is not None:
+    stream: toolcap.StreamResult = result.stderr
+    truncated: bool = stream.truncated
+'''
+
+
+def test_mypy_strict_takes_what_the_functions_take_and_no_field_a_stream_lacks(tmp_path):
+    """The stub as a type checker reads it: None for every option, and no
+    `problems` on a separate stderr."""
+    pytest.importorskip("mypy", reason="SKIPPED: needs mypy (pip install mypy) to type-check the stub")
+
+    def check(source):
+        (tmp_path / "use.py").write_text(source)
+        checked = subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), "use.py"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        return checked.returncode, checked.stdout
+
+    assert check(TYPED_USE) == (0, "Success: no issues found in 1 source file\n")
+    status, report = check(TYPED_USE + "    stream.problems\n")
+    assert status == 1 and '"StreamResult" has no attribute "problems"' in report, report

@@ -262,3 +262,70 @@ def test_threads_wait_on_commands_in_parallel():
         thread.join()
     assert time.monotonic() - started < 3
     assert [result.text for result in results] == ["done\n"] * 4
+
+
+def test_a_separate_stderr_is_a_stream_result_without_the_runs_fields():
+    result = toolcap.run("echo out; echo err >&2", stderr="separate")
+    stderr = result.stderr
+    assert type(stderr) is toolcap.StreamResult and not isinstance(stderr, toolcap.Result)
+    assert isinstance(result, toolcap.Result) and isinstance(result, toolcap.StreamResult)
+    assert repr(stderr) == "StreamResult(truncated=False, bytes=4, lines=1, tokens=1)"
+    assert (stderr.text, stderr.data, stderr.truncated) == ("err\n", b"err\n", False)
+    for field in ("problems", "tokenizer", "profile", "interrupted_by"):
+        assert field in result.report and field not in stderr.report
+        with pytest.raises(AttributeError, match=f"^'StreamResult' object has no attribute '{field}'$"):
+            getattr(stderr, field)
+    # The error names the class it is raised for, as Python's own does.
+    with pytest.raises(AttributeError, match="^'RunResult' object has no attribute 'nope'$"):
+        result.nope
+    with pytest.raises(AttributeError, match="^'Result' object has no attribute 'nope'$"):
+        toolcap.cap(b"x").nope
+
+
+@pytest.mark.parametrize(
+    "call, named",
+    [
+        (lambda: toolcap.run("echo a\0b"), "cmd"),
+        (lambda: toolcap.run(["echo", "a\0b"]), "cmd[1]"),
+        (lambda: toolcap.run([b"ec\0ho", "hi"]), "cmd[0]"),
+        (lambda: toolcap.run("true", env={"A\0B": "x"}), "env key 'A\\x00B'"),
+        (lambda: toolcap.run("true", env={b"A": b"x\0"}), "env[b'A']"),
+        (lambda: toolcap.run("true", cwd="/tmp\0x"), "cwd"),
+        (lambda: toolcap.run("true", spill="/tmp/spill\0x"), "spill"),
+        (lambda: toolcap.cap("x", store=b"/tmp/store\0x"), "store"),
+        (lambda: toolcap.summary("0", store="/tmp/store\0x"), "store"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else "call",
+)
+def test_a_nul_byte_in_what_the_os_is_given_is_a_value_error_naming_it(call, named):
+    """As subprocess and open() refuse it: the command is not started (before,
+    exit code 126 and "cannot run '/bin/sh': nul byte found")."""
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value) == f"embedded null byte in {named}"
+
+
+def test_an_equals_sign_in_an_env_name_is_refused_as_subprocess_refuses_it():
+    with pytest.raises(ValueError, match="^illegal environment variable name in env: 'A=B'$"):
+        toolcap.run("env", env={"A=B": "x"})
+
+
+@pytest.mark.parametrize("name", ["timeout", "kill_after", "drain"])
+@pytest.mark.parametrize(
+    "seconds",
+    [10**400, -(10**400), 2**64, 1e300, float("inf"), float("nan"), -0.5],
+    ids=["10**400", "-10**400", "2**64", "1e300", "inf", "nan", "-0.5"],
+)
+def test_a_duration_out_of_range_is_the_command_lines_value_error(name, seconds):
+    options = {"timeout": 5, name: seconds}
+    with pytest.raises(ValueError, match=f"^invalid value '.*' for '--{name.replace('_', '-')} <DURATION>'"):
+        toolcap.run("true", **options)
+
+
+def test_durations_in_range_mean_what_the_command_line_says():
+    assert toolcap.run("true", timeout=(2**64 - 1) // 1000).exit_code == 0
+    assert toolcap.run("true", timeout=1e15, drain=0).exit_code == 0
+    expected = cli(["--timeout", "100ms", "--no-stdin", "--", "sleep", "5"])
+    for timeout in (0.1, 0.0999, "100ms"):
+        result = toolcap.run(["sleep", "5"], timeout=timeout)
+        assert (result.data, result.exit_code) == (expected.stdout, expected.returncode), timeout

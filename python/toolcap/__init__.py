@@ -13,6 +13,6 @@ Options are the command line's long options (`--keep-errors` is
 "Python" section, and `help(toolcap.cap)`.
 """
 
-from ._toolcap import Capper, Result, RunResult, __version__, cap, run, summary
+from ._toolcap import Capper, Result, RunResult, StreamResult, __version__, cap, run, summary
 
-__all__ = ["Capper", "Result", "RunResult", "__version__", "cap", "run", "summary"]
+__all__ = ["Capper", "Result", "RunResult", "StreamResult", "__version__", "cap", "run", "summary"]

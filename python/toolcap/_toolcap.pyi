@@ -12,7 +12,7 @@ XDG_CACHE_HOME, XDG_CONFIG_HOME).
 import builtins
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, TypedDict, final
 
 if sys.version_info >= (3, 11):
@@ -27,7 +27,8 @@ Size = int | str
 SizeOrPercent = int | str
 """A Size, or a whole percentage of the budget such as "20%"."""
 Seconds = int | float | str
-"""Seconds, or a DURATION such as "500ms", "30s", "5m"."""
+"""Seconds (a float rounded up to whole milliseconds), or a DURATION such as
+"500ms", "30s", "5m"; at most 2**64 - 1 ms, as on the command line."""
 Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
 class CapOptions(TypedDict, total=False):
@@ -63,36 +64,36 @@ class CapOptions(TypedDict, total=False):
     """Budget in Unicode characters, instead of max."""
     cut: Literal["lines", "bytes"] | None
     """Where cuts land: near a line boundary (default), or exactly."""
-    header: bool | str
+    header: bool | str | None
     """False: no warning header; a str: a header template (README, "Exact formats")."""
     marker: str | None
     """A marker template (README, "Exact formats")."""
     style: Literal["toolcap", "codex"] | None
     """The format of cut output."""
-    clean: bool
+    clean: bool | None
     """strip_ansi, collapse_cr, squeeze, fold, utf8 and binary="summary": the
     setting for agents."""
-    strip_ansi: bool
+    strip_ansi: bool | None
     """Remove escape sequences."""
-    collapse_cr: bool
+    collapse_cr: bool | None
     """Keep only the last frame of lines redrawn with a carriage return."""
-    squeeze: bool
+    squeeze: bool | None
     """Three or more identical lines in a row become one and a count."""
-    utf8: bool
+    utf8: bool | None
     """Replace invalid UTF-8 with U+FFFD."""
     binary: Literal["text", "summary"] | None
     """summary: binary input becomes one line saying its size."""
     max_line: Size | None
     """Shorten lines longer than this, keeping both ends."""
-    fold: bool
+    fold: bool | None
     """Fold runs of 3 or more similar lines (equal but for numbers, ids and
     spacing) into their first and last line and a count."""
-    fold_pattern: str | Sequence[str]
+    fold_pattern: str | Iterable[str] | None
     """With fold: regular expressions; the lines one matches are similar to
     each other, whatever else they hold."""
-    keep: str | Sequence[str]
+    keep: str | Iterable[str] | None
     """Regular expressions: lines of the cut middle that match are shown too."""
-    keep_errors: bool
+    keep_errors: bool | None
     """Keep lines of the cut middle that look like errors."""
     keep_context: int | None
     """Lines kept around each kept match (default 0)."""
@@ -106,7 +107,7 @@ class CapOptions(TypedDict, total=False):
     row repeated; auto, json or diff when the input looks like one, else text."""
     json_limit: Size | None
     """The largest JSON document that format="json" or "auto" parses (default 64Mi)."""
-    pretty: bool
+    pretty: bool | None
     """Print a shortened JSON document indented by 2 spaces."""
     profile: str | None
     """Add a profile's options (README, "Profiles"): a name (pytest, cargo, go,
@@ -141,10 +142,10 @@ class RunOptions(CapOptions, total=False):
     stderr is capped on its own, as RunResult.stderr."""
     stderr_max: Size | None
     """Budget of a separate stderr (default: the main budget)."""
-    plain_env: bool
+    plain_env: bool | None
     """Run with NO_COLOR=1 TERM=dumb PAGER=cat GIT_PAGER=cat CLICOLOR=0, and
     without FORCE_COLOR and CLICOLOR_FORCE."""
-    status: bool
+    status: bool | None
     """False: no [exit status: N] line after the output."""
 
 class ExitReport(TypedDict):
@@ -154,11 +155,12 @@ class ExitReport(TypedDict):
     signal: int | None
     timed_out: bool
 
-class Result:
-    """The result of capping one stream.
+class StreamResult:
+    """The result of capping one stream: a `Result`, or a separate stderr
+    (`RunResult.stderr`).
 
-    Its attributes are the fields of the command line's `--json` report
-    (README, "JSON report"), plus `data`, `text` and `report`.
+    Its attributes are the fields of the command line's `--json` report for
+    one stream (README, "JSON report"), plus `data`, `text` and `report`.
     """
 
     @property
@@ -182,8 +184,6 @@ class Result:
     """Its token count: ceil(bytes / 4), or the tokenizer's."""
     tokens_estimated: bool
     """Whether `tokens` was extrapolated past count_limit (the header shows ~N)."""
-    tokenizer: str
-    """approx, o200k or cl100k."""
     head_bytes: int
     """The length of the kept head."""
     tail_bytes: int
@@ -206,10 +206,6 @@ class Result:
     """Its id in the spill store (`toolcap --show ID`, `toolcap.summary(ID)`)."""
     spill_error: str | None
     """Why the spill file was not saved."""
-    interrupted_by: int | None
-    """Always None here (the command line's filter mode: a signal that stopped the reading)."""
-    profile: str | None
-    """The profile whose options were used, or None."""
     format: str
     """The format that applied: text, json, diff or csv."""
     format_fallback: str | None
@@ -218,6 +214,17 @@ class Result:
     """A cut diff: the hunks its marker counts."""
     omitted_files: int | None
     """A cut diff: the files its marker counts."""
+
+class Result(StreamResult):
+    """The result of capping: a `StreamResult`, and the fields of the
+    `--json` report that are the whole run's."""
+
+    tokenizer: str
+    """approx, o200k or cl100k."""
+    interrupted_by: int | None
+    """Always None here (the command line's filter mode: a signal that stopped the reading)."""
+    profile: str | None
+    """The profile whose options were used, or None."""
     problems: list[str]
     """Errors the command line would print on stderr (a spill file that failed)."""
 
@@ -240,7 +247,7 @@ class RunResult(Result):
     def duration(self) -> float:
         """Seconds from start to exit."""
     @property
-    def stderr(self) -> Result | None:
+    def stderr(self) -> StreamResult | None:
         """With stderr="separate", the capped stderr (its `report` is the JSON
         report's `stderr` object)."""
     exit: ExitReport
@@ -257,7 +264,9 @@ def cap(data: str | bytes | bytearray | memoryview, **options: Unpack[CapOptions
 
     Raises ValueError for bad options (with the command line's message),
     TypeError for values of the wrong type, UnicodeEncodeError for a str with
-    lone surrogates, OSError when toolcap itself cannot go on. A spill file
+    lone surrogates (the error `data.encode()` raises, found before anything
+    is capped or spilled: a long str that is not ASCII is read twice), OSError
+    when toolcap itself cannot go on. A spill file
     that cannot be written is not an exception: the marker says so, and
     `spill_error` and `problems` say why.
     """
@@ -279,7 +288,11 @@ class Capper:
         """Raises ValueError for bad options, as `cap` does."""
     def push(self, data: str | bytes | bytearray | memoryview) -> None:
         """Consumes the next chunk, with the GIL released. A str is pushed as
-        its UTF-8 bytes. Raises ValueError after `finish()`."""
+        its UTF-8 bytes, a piece at a time; one with a lone surrogate raises
+        the UnicodeEncodeError `data.encode()` raises, and none of it is
+        pushed (a long str that is not ASCII is read twice: once to check it).
+        A KeyboardInterrupt while a long str is pushed may leave part of it
+        pushed. Raises ValueError after `finish()`."""
     def finish(self) -> Result:
         """Ends the stream and decides the cuts. Raises ValueError when called twice."""
 
@@ -307,8 +320,10 @@ def run(
 
     A command that cannot be found or executed is not an exception: as in a
     shell, exit_code is 127 or 126, and `problems` says why. Raises
-    ValueError for bad options, OSError (FileNotFoundError...) for a `cwd`
-    that is not a directory or a pipe that cannot be made.
+    ValueError for bad options, and, as subprocess does, for a NUL byte in
+    `cmd`, `cwd` or `env` or a "=" in a name of `env`; OSError
+    (FileNotFoundError...) for a `cwd` that is not a directory or a pipe that
+    cannot be made.
     """
 
 def summary(id: str, *, store: bool | Path | None = None) -> str:
