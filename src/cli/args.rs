@@ -7,6 +7,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::profile;
@@ -124,7 +125,9 @@ const PROFILES: &str = "Profiles (per-tool options)";
 )]
 struct Args {
     /// Files to read, in order, as one stream ('-' or none: stdin)
-    #[arg(value_name = "FILE")]
+    // An empty name is a FILE that cannot be read, as for `cat`: the others
+    // still are (clap's path parser would refuse the whole command line).
+    #[arg(value_name = "FILE", value_parser = OsStringValueParser::new().map(PathBuf::from))]
     files: Vec<PathBuf>,
 
     /// Budget for the kept output (head + tail) [default: 10k]
@@ -242,6 +245,7 @@ struct Args {
     #[arg(
         long,
         value_name = "FILE",
+        value_parser = non_empty_path(),
         conflicts_with_all = ["spill_dir", "no_spill"],
         long_help = "Write every input byte to FILE as it is read, so the full output is never \
                      lost; the marker names FILE by its absolute path. Created with mode 0600, \
@@ -255,6 +259,7 @@ struct Args {
     #[arg(
         long,
         value_name = "DIR",
+        value_parser = non_empty_path(),
         conflicts_with_all = ["no_spill", "store"],
         long_help = "Use DIR as a spill store (created mode 0700 if missing; refused if another \
                      user owns it or others can write to it): the full input goes to a new file \
@@ -486,7 +491,7 @@ struct Args {
     #[arg(long, value_name = "N", value_parser = parse_count, help_heading = KEEPING)]
     keep_context: Option<u64>,
 
-    /// Budget for kept lines, outside head and tail [default: 25% of --max]
+    /// Budget for kept lines, outside head and tail [default: (head + tail) / 4]
     #[arg(
         long,
         value_name = "SIZE",
@@ -494,7 +499,9 @@ struct Args {
         help_heading = KEEPING,
         long_help = "Bytes the kept lines may use, outside the head and tail budgets. When more \
                      match, the earliest that fit are kept and the last marker says how many \
-                     more matching lines are not shown. [default: 25% of --max]"
+                     more matching lines are not shown. [default: a quarter of the head and tail \
+                     budgets, floor((H+T)/4), which is 25% of --max unless --head and --tail are \
+                     both given]"
     )]
     keep_max: Option<u64>,
 
@@ -1140,6 +1147,18 @@ impl Args {
         config.spill = spill;
         Ok(config)
     }
+}
+
+/// A path that is not empty, for an option that writes there: clap's own
+/// parser would say no value was given.
+fn non_empty_path() -> impl TypedValueParser<Value = PathBuf> {
+    OsStringValueParser::new().try_map(|path| {
+        if path.is_empty() {
+            Err("expected a path, not an empty string")
+        } else {
+            Ok(PathBuf::from(path))
+        }
+    })
 }
 
 #[cfg(test)]

@@ -11,14 +11,29 @@ fn unreadable_file_is_reported_and_the_others_are_read() {
     std::fs::create_dir(dir.join("a-directory")).expect("create the directory");
     toolcap()
         .current_dir(dir.path())
-        .args(["missing", "good", "a-directory", "good"])
+        .args(["missing", "good", "a-directory", "", "good"])
         .assert()
         .code(1)
         .stdout("good\ngood\n")
         .stderr(
             "toolcap: 'missing': No such file or directory (os error 2)\n\
-             toolcap: 'a-directory': Is a directory (os error 21)\n",
+             toolcap: 'a-directory': Is a directory (os error 21)\n\
+             toolcap: '': No such file or directory (os error 2)\n",
         );
+    // An empty path to write to is a usage error that says so.
+    for option in ["--spill", "--spill-dir"] {
+        toolcap()
+            .current_dir(dir.path())
+            .args([option, "", "good"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "toolcap: invalid value '' for '{option} <{}>': expected a path, not an empty \
+                 string\n",
+                if option == "--spill" { "FILE" } else { "DIR" }
+            ));
+    }
 }
 
 #[test]
