@@ -1029,19 +1029,21 @@ impl Args {
             (.., true) => Some(StoreCommand::Prune),
             _ => None,
         };
+        const SPILL_DIR_VARIABLE: &str = "TOOLCAP_SPILL_DIR";
         let store_dir = match (self.spill_dir, self.store, self.no_spill) {
             (_, _, true) => None,
-            (Some(dir), ..) => Some(dir),
-            (None, true, _) => Some(default_store()?),
-            (None, false, _) => match env("TOOLCAP_SPILL_DIR") {
-                Some(dir) => Some(dir.into()),
+            (Some(dir), ..) => Some((dir, None)),
+            (None, true, _) => Some((default_store()?, None)),
+            (None, false, _) => match env(SPILL_DIR_VARIABLE) {
+                Some(dir) => Some((dir.into(), Some(SPILL_DIR_VARIABLE))),
                 // The store commands read the default store unless told.
-                None if store_command.is_some() => Some(default_store()?),
+                None if store_command.is_some() => Some((default_store()?, None)),
                 None => None,
             },
         };
-        let store = store_dir.map(|dir| {
+        let store = store_dir.map(|(dir, named_by)| {
             let mut target = StoreTarget::new(dir);
+            target.named_by = named_by;
             target.retain = self.retain.unwrap_or(target.retain);
             target.retain_bytes = self.retain_size.unwrap_or(target.retain_bytes);
             target

@@ -27,7 +27,8 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
     // Absolute, so that the show command a summary prints works from
     // anywhere, as a marker's does.
     let dir = absolute(&target.dir);
-    let Some(store) = Store::open_existing(&dir).map_err(Error::Store)? else {
+    let opened = Store::open_existing(&dir).map_err(|reason| Error::Store(target.refusal(reason)));
+    let Some(store) = opened? else {
         return match command {
             // Nothing was stored there: nothing to list or prune.
             StoreCommand::List | StoreCommand::Prune => Ok(Vec::new()),
@@ -164,7 +165,8 @@ fn show<W: Write>(path: &Path, lines: Option<(u64, u64)>, out: &mut Sink<W>) -> 
 /// whose id starts with `id`, or more than one.
 pub fn store_summary(store: &StoreTarget, id: &str) -> Result<String, Error> {
     let dir = absolute(&store.dir);
-    let Some(opened) = Store::open_existing(&dir).map_err(Error::Store)? else {
+    let opened = Store::open_existing(&dir).map_err(|reason| Error::Store(store.refusal(reason)));
+    let Some(opened) = opened? else {
         return Err(no_store(id, &dir));
     };
     let entries = entries_of(&opened)?;

@@ -44,6 +44,9 @@ pub struct StoreTarget {
     pub retain: u64,
     /// `--retain-size`: at most this many bytes of outputs are kept.
     pub retain_bytes: u64,
+    /// The environment variable that named `dir`, if one did: a refusal
+    /// names it too, since the user may have forgotten it.
+    pub(crate) named_by: Option<&'static str>,
 }
 
 /// `--retain` by default.
@@ -58,6 +61,16 @@ impl StoreTarget {
             dir: dir.into(),
             retain: DEFAULT_RETAIN,
             retain_bytes: DEFAULT_RETAIN_BYTES,
+            named_by: None,
+        }
+    }
+
+    /// `reason`, why the store cannot be used, with where its directory
+    /// came from when a variable named it.
+    pub(crate) fn refusal(&self, reason: String) -> String {
+        match self.named_by {
+            Some(variable) => format!("{reason} (set by {variable})"),
+            None => reason,
         }
     }
 
@@ -380,7 +393,7 @@ impl Spill {
         let dir = absolute(&target.dir);
         match Store::open(&dir) {
             Ok(store) => Spill::new_output(store, Retention::of(target), false),
-            Err(reason) => Spill::failed_in_store(dir, reason),
+            Err(reason) => Spill::failed_in_store(dir, target.refusal(reason)),
         }
     }
 

@@ -529,6 +529,17 @@ fn a_store_others_can_write_or_a_planted_manifest_link_is_refused() {
         .assert()
         .code(1)
         .stderr(format!("toolcap: {reason}\n"));
+    // Named by the environment, which the user may have forgotten: the
+    // message says so.
+    for args in [&["--max", "10"][..], &["--list"]] {
+        toolcap()
+            .env("TOOLCAP_SPILL_DIR", &store)
+            .args(args)
+            .write_stdin(repeated("abcd\n", 10))
+            .assert()
+            .code(1)
+            .stderr(format!("toolcap: {reason} (set by TOOLCAP_SPILL_DIR)\n"));
+    }
     // A private store whose manifest someone linked elsewhere: the output
     // is saved, but the link is not followed to write the manifest.
     let private = dir.join("private");
