@@ -117,7 +117,12 @@ impl Records {
                 // Over a tail that starts inside a row (one longer than the
                 // tail's budget), the header would label a fragment.
                 let tail_at_row = self.starts.all().any(|event| event.offset == t);
-                (end <= h && t > h && tail_at_row).then(|| head[..end as usize].to_vec())
+                // A byte-order mark belongs to the document's start, not
+                // to the row: again mid-text it would be an invisible
+                // U+FEFF before the first column's name.
+                let row = &head[..end as usize];
+                let row = row.strip_prefix(b"\xef\xbb\xbf").unwrap_or(row);
+                (end <= h && t > h && tail_at_row).then(|| row.to_vec())
             });
             return FormatReport::Csv(CsvReport { header_row });
         }

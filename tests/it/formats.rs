@@ -608,6 +608,18 @@ fn csv_cuts_at_rows_and_repeats_the_header_row_before_the_tail() {
             "id,name\n[... 283 bytes truncated ...]\n{}\n",
             "x".repeat(19)
         ));
+    // A byte-order mark starts the document, and is not repeated with the
+    // header row.
+    let with_bom = format!(
+        "\u{feff}id,v\n{}",
+        (0..200).map(|i| format!("{i},x\n")).collect::<String>()
+    );
+    toolcap()
+        .args(["--format", "csv", "--max", "40", "--no-header"])
+        .write_stdin(with_bom)
+        .assert()
+        .success()
+        .stdout("\u{feff}id,v\n0,x\n1,x\n2,x\n[... 1060 bytes truncated ...]\nid,v\n197,x\n198,x\n199,x\n");
     // As text, the same budget cuts the quoted row in two.
     let plain = toolcap()
         .args(["--max", "120"])
