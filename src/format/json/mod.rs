@@ -98,6 +98,11 @@ impl Collector {
         let pretty = self.pretty || looks_pretty(doc);
         let tree = match tree::parse(doc, pretty) {
             Ok(tree) => tree,
+            Err(_) if doc.starts_with(b"\xef\xbb\xbf") => {
+                return explicit(
+                    "it starts with a byte-order mark (U+FEFF), which JSON does not allow".into(),
+                );
+            }
             Err(err) => return explicit(err.describe(doc)),
         };
         if fits {
@@ -145,6 +150,12 @@ mod tests {
             Outcome::NotJson(Some("expected value at line 1 column 4".into()))
         );
         assert_eq!(outcome(true, "[1,]", 2), Outcome::NotJson(None));
+        assert_eq!(
+            outcome(false, "\u{feff}[1]", 2),
+            Outcome::NotJson(Some(
+                "it starts with a byte-order mark (U+FEFF), which JSON does not allow".into()
+            ))
+        );
         assert_eq!(outcome(true, "  x [1]", 2), Outcome::NotJson(None));
         let mut small = Collector::new(false, 4, false);
         small.push(b"[1,2,3]");
