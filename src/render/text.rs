@@ -656,6 +656,41 @@ mod tests {
     }
 
     #[test]
+    fn diff_summary_names_each_file_once_and_the_last_file_last() {
+        let summary = |hunks, files, by_diff, names: &[&str], last: Option<&str>| {
+            let mut out = Vec::new();
+            let diff = DiffReport {
+                hunks,
+                files,
+                by_diff,
+                names: names.iter().map(|name| name.as_bytes().to_vec()).collect(),
+                last: last.map(|name| name.as_bytes().to_vec()),
+            };
+            diff_summary(&mut out, &diff).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(summary(0, 0, false, &[], None), "");
+        assert_eq!(
+            summary(4, 3, false, &["a", "b", "c"], Some("a")),
+            ": 4 hunks in 3 files: b, c, a"
+        );
+        let eleven: Vec<String> = (1..=11).map(|i| format!("f{i}")).collect();
+        let eleven: Vec<&str> = eleven.iter().map(String::as_str).collect();
+        assert_eq!(
+            summary(11, 11, false, &eleven, Some("f11")),
+            ": 11 hunks in 11 files: f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11"
+        );
+        assert_eq!(
+            summary(20, 13, false, &eleven, Some("f5")),
+            ": 20 hunks in 13 files: f1, f2, f3, f4, f6, f7, f8, f9, f10, 3 more, f5"
+        );
+        assert_eq!(
+            summary(20, 30000, true, &eleven, Some("f12")),
+            ": 20 hunks in 30000 file diffs: f1, f2, f3, f4, f5, f6, f7, f8, f9, 29990 more, f12"
+        );
+    }
+
+    #[test]
     fn status_lines() {
         let child = |exit, timed_out_after| ChildReport {
             exit,

@@ -207,7 +207,10 @@ pub fn read_diff(text: &[u8]) -> Diff {
             diff.files.push(at);
             // "else the last path of its `diff` line".
             let text = String::from_utf8_lossy(line);
-            let last = text.trim_end().rsplit_once(" b/").map_or("", |(_, path)| path);
+            let last = text
+                .trim_end()
+                .rsplit_once(" b/")
+                .map_or("", |(_, path)| path);
             diff.names.push(last.to_string());
             in_header = true;
         } else if line.starts_with(b"@@ ") {

@@ -393,7 +393,12 @@ fn git_diff() -> Option<&'static (Vec<u8>, Vec<String>)> {
 /// budgets `head` and `tail`, after the cleaning `clean` adds (none, or
 /// `--fold` and `--squeeze`): where each cut lands in the cleaned stream,
 /// whole hunks, and a marker naming exactly the omitted hunks and files.
-fn check_diff(input: &[u8], head: u64, tail: u64, clean: fn(Options) -> Options) -> Result<(), String> {
+fn check_diff(
+    input: &[u8],
+    head: u64,
+    tail: u64,
+    clean: fn(Options) -> Options,
+) -> Result<(), String> {
     let options = clean(Options::new())
         .head(SizeOrPercent::Bytes(head))
         .tail(SizeOrPercent::Bytes(tail))
@@ -419,7 +424,11 @@ fn check_diff(input: &[u8], head: u64, tail: u64, clean: fn(Options) -> Options)
     let (_, rest) = split_header(&output).ok_or("no header")?;
     // The cut's marker, not one that `--fold` or `--squeeze` put in.
     let is_marker = |line: &[u8]| {
-        let digits = line.iter().skip(5).take_while(|b| b.is_ascii_digit()).count();
+        let digits = line
+            .iter()
+            .skip(5)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         line.starts_with(b"[... ") && line[5 + digits..].starts_with(b" bytes truncated")
     };
     let mut marker_at = 0;
@@ -493,7 +502,10 @@ fn check_diff(input: &[u8], head: u64, tail: u64, clean: fn(Options) -> Options)
         && h < t
         && !marker.ends_with(&format!(" {} ...]\n", diff.names[file]))
     {
-        return Err(format!("the tail starts in {}: {marker:?}", diff.names[file]));
+        return Err(format!(
+            "the tail starts in {}: {marker:?}",
+            diff.names[file]
+        ));
     }
     Ok(())
 }
