@@ -2,7 +2,8 @@
 //! passes with memory bounded by the budget: those in the head buffer's
 //! reach, and those in the tail ring's window. What the ring lets go of is
 //! the cut middle for sure; a diff's files and hunks there are only
-//! counted (with the first names), as `--keep` picks lines from it.
+//! counted (with the first names, and up to 1 MiB of distinct names so
+//! that a file is counted once), as `--keep` picks lines from it.
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
