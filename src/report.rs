@@ -273,19 +273,25 @@ pub struct JsonReport {
 }
 
 /// What the cut middle of a diff held: hunks whose `@@` line, and files
-/// whose first line or a hunk's `@@` line, lie in it.
+/// whose first line or a hunk's `@@` line, lie in it. A file is counted
+/// once however many diffs of it there are (`git log -p` shows one per
+/// commit).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct DiffReport {
     /// Hunks left out.
     pub hunks: u64,
-    /// Files with a part left out.
+    /// Files with a part left out, each once; or, when `by_diff`, their
+    /// diffs.
     pub files: u64,
-    /// The first 10 of those files' names (the new path, else the old one).
+    /// Whether `files` counts diffs of files: the middle named more
+    /// distinct files than the 1 MiB of names held to tell them apart.
+    pub by_diff: bool,
+    /// The first 11 of those files' names (the new path, else the old
+    /// one), each once, in the order they first appear.
     pub names: Vec<Vec<u8>>,
-    /// The last file's name, when there are more than 10 files (the
-    /// marker names the 11th, or says how many more before it): the file
-    /// the tail continues, when it starts inside one.
+    /// The last file's name: the file the tail continues, when it starts
+    /// inside one.
     pub last: Option<Vec<u8>>,
 }
 

@@ -8,8 +8,15 @@
 //! 2. `@@ -a,b +c,d @@` starts a hunk of b old and d new lines: ` ` (or an
 //!    empty line) counts one of each, `-` an old one, `+` a new one; `\`
 //!    (no newline at end of file) counts none and still belongs to it. A
-//!    line that does not fit the counts ends the hunk early.
-//! 3. A file's name is its `+++` path, else its `---` path (for a deleted
+//!    body line that does not fit the counts ends the hunk early.
+//! 3. A line that cannot be in a body (none of ` `, `-`, `+`, `\` starts
+//!    it and it is not empty) within the counts means cleaning shortened the
+//!    hunk (`--squeeze` and `--fold` put one such line for the lines they
+//!    take out), so the counts no longer say where it ends: it runs on to
+//!    the next `@@` line (a hunk of the same file) or the next file's
+//!    start, where a `--- ` line starts a file only if a `+++ ` line
+//!    follows it (in a body it may be a removed line).
+//! 4. A file's name is its `+++` path, else its `---` path (for a deleted
 //!    file), else the last path of its `diff` line; git's `a/` and `b/`
 //!    are dropped, and so is what follows a tab (`diff -u`'s dates).
 
@@ -37,6 +44,11 @@ enum State {
     Hunk { old: u64, new: u64 },
     /// Just after a hunk: a `\` line still belongs to it.
     AfterHunk,
+    /// In a hunk that cleaning shortened, up to the next header line.
+    Shortened,
+    /// In a shortened hunk, just after a `--- ` line (held in `minus`):
+    /// a file's start if a `+++ ` line follows, else a removed line.
+    ShortenedMinus { start: u64 },
 }
 
 /// The file being read, until its name is known.
@@ -63,6 +75,8 @@ pub(crate) struct DiffScanner {
     line: Vec<u8>,
     line_start: u64,
     offset: u64,
+    /// The path of the `--- ` line of [`State::ShortenedMinus`].
+    minus: Vec<u8>,
 }
 
 impl DiffScanner {
@@ -74,6 +88,7 @@ impl DiffScanner {
             line: Vec::new(),
             line_start: 0,
             offset: 0,
+            minus: Vec::new(),
         }
     }
 
@@ -133,6 +148,14 @@ impl DiffScanner {
         let line = line.strip_suffix(b"\n").unwrap_or(line);
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let start = self.line_start;
+        if let State::ShortenedMinus { start: minus_start } = self.state {
+            self.state = State::Shortened;
+            if line.starts_with(b"+++ ") {
+                let minus = std::mem::take(&mut self.minus);
+                let file = self.start_file(minus_start, found);
+                file.minus = Some(minus);
+            }
+        }
         if let State::Hunk { old, new } = self.state {
             let counted = match line.first() {
                 None | Some(b' ') if old > 0 && new > 0 => Some((old - 1, new - 1)),
@@ -144,8 +167,9 @@ impl DiffScanner {
             match counted {
                 Some((0, 0)) => return self.state = State::AfterHunk,
                 Some((old, new)) => return self.state = State::Hunk { old, new },
-                // It does not belong: the hunk ended early.
-                None => self.state = State::AfterHunk,
+                // A body line past the counts: the hunk ended early.
+                None if is_body(line) => self.state = State::AfterHunk,
+                None => self.state = State::Shortened,
             }
         }
         if self.state == State::AfterHunk && line.first() == Some(&b'\\') {
@@ -158,6 +182,10 @@ impl DiffScanner {
             file.git = git;
             file.diff_line = true;
             file.from_diff_line = last_path(rest, git);
+        } else if let (State::Shortened, Some(rest)) = (self.state, line.strip_prefix(b"--- ")) {
+            // No `diff` line came before it: not git's.
+            self.minus = path(rest, false);
+            self.state = State::ShortenedMinus { start };
         } else if let Some(rest) = line.strip_prefix(b"--- ") {
             let header_line = in_header
                 && self
@@ -178,7 +206,10 @@ impl DiffScanner {
             }
         } else if let Some((old, new)) = hunk_counts(line) {
             // A hunk belongs to the file whose header or hunk it follows.
-            let follows = matches!(self.state, State::Header | State::AfterHunk);
+            let follows = matches!(
+                self.state,
+                State::Header | State::AfterHunk | State::Shortened
+            );
             let Some((file, name)) = follows.then(|| self.report_file(found)).flatten() else {
                 return self.state = State::Outside;
             };
@@ -191,10 +222,16 @@ impl DiffScanner {
             } else {
                 State::Hunk { old, new }
             };
-        } else if !in_header {
+        } else if !in_header && self.state != State::Shortened {
             self.state = State::Outside;
         }
     }
+}
+
+/// Whether a line can be in a hunk's body: context (an empty line is one
+/// whose space was trimmed), removed, added, or `\ No newline`.
+fn is_body(line: &[u8]) -> bool {
+    matches!(line.first(), None | Some(b' ' | b'-' | b'+' | b'\\'))
 }
 
 impl Scanner for DiffScanner {
@@ -304,6 +341,27 @@ diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ 
             (169, "file 2 logo.png".into()),
             (248, "file 3 gone.txt".into()),
             (335, "hunk of 3".into()),
+        ];
+        for chunk in 1..=diff.len() {
+            assert_eq!(scan(diff, chunk), expected, "chunks of {chunk}");
+        }
+    }
+
+    #[test]
+    fn a_hunk_that_cleaning_shortened_runs_on_to_the_next_header() {
+        // `--fold` and `--squeeze` left marker lines: every `@@` line is
+        // still a hunk of its file, and inside a shortened hunk a `--- `
+        // line is a file's start only when a `+++ ` line follows it.
+        let diff = b"--- a\n+++ b\n@@ -1,9 +1,9 @@\n x\n[... 3 similar lines folded ...]\n--- old\n-y\n@@ -20,9 +20,9 @@\n+z\n[... previous line repeated 4 more times ...]\n\\ No newline at end of file\n--- c\n+++ d\n@@ -1,5 +1,5 @@\n x\n[... 2 similar lines folded ...]\n \ndiff --git a/e b/e\n--- a/e\n+++ b/e\n@@ -1,3 +1,3 @@\n-p\n[x]\n@@ -9 +9 @@\n-q\n+r\n";
+        let expected = vec![
+            (0, "file 1 b".to_string()),
+            (12, "hunk of 1".into()),
+            (75, "hunk of 1".into()),
+            (170, "file 2 d".into()),
+            (182, "hunk of 2".into()),
+            (236, "file 3 e".into()),
+            (271, "hunk of 3".into()),
+            (294, "hunk of 3".into()),
         ];
         for chunk in 1..=diff.len() {
             assert_eq!(scan(diff, chunk), expected, "chunks of {chunk}");

@@ -389,32 +389,32 @@ pub(crate) fn json_keys_marker(omitted: u64) -> String {
     format!("[... {omitted} more keys truncated ...]")
 }
 
-/// What a diff's marker adds after the byte count: `: {h} hunks in {f}
-/// files: a.rs, b.rs`; of more than 11 files, the first 9 names, `{k}
-/// more` and the last name (the file the tail continues, if it starts
-/// inside one).
+/// What a diff's marker adds after the byte count, when the middle held
+/// a file or hunk: `: {h} hunks in {f} files: a.rs, b.rs`, each file named
+/// once and the last file (the one the tail continues, if it starts
+/// inside one) named last; of more than 11 files, the first 9 others,
+/// `{k} more` and the last.
 fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
-    write!(out, ": {} hunks in {} files", diff.hunks, diff.files)?;
-    // Of 11 files all are named; of more, `{k} more` takes the 10th's place.
-    let unnamed = diff.files.saturating_sub(diff.names.len() as u64 + 1);
-    let first = match unnamed {
-        0 => &diff.names[..],
-        _ => &diff.names[..diff.names.len().saturating_sub(1)],
+    let Some(last) = diff.last.as_deref() else {
+        return Ok(());
     };
+    let unit = if diff.by_diff { "file diffs" } else { "files" };
+    write!(out, ": {} hunks in {} {unit}", diff.hunks, diff.files)?;
+    let others = diff.names.iter().filter(|name| name.as_slice() != last);
+    // Of 11 files all are named; of more, `{k} more` takes the 10th's place.
+    let more = diff.files.saturating_sub(11);
+    let shown = if more > 0 { 9 } else { 10 };
     let mut separator: &[u8] = b": ";
-    for name in first {
+    for name in others.take(shown) {
         out.write_all(separator)?;
         out.write_all(&escape_for_marker(name))?;
         separator = b", ";
     }
-    if let Some(last) = &diff.last {
-        out.write_all(separator)?;
-        if unnamed > 0 {
-            write!(out, "{} more, ", unnamed + 1)?;
-        }
-        out.write_all(&escape_for_marker(last))?;
+    out.write_all(separator)?;
+    if more > 0 {
+        write!(out, "{} more, ", more + 1)?;
     }
-    Ok(())
+    out.write_all(&escape_for_marker(last))
 }
 
 /// codex's marker, between its prefix and suffix.
@@ -648,6 +648,41 @@ mod tests {
             );
             assert!(marker.contains(&format!("full output in {escaped} ...]\n")), "{marker}");
         }
+    }
+
+    #[test]
+    fn diff_summary_names_each_file_once_and_the_last_file_last() {
+        let summary = |hunks, files, by_diff, names: &[&str], last: Option<&str>| {
+            let mut out = Vec::new();
+            let diff = DiffReport {
+                hunks,
+                files,
+                by_diff,
+                names: names.iter().map(|name| name.as_bytes().to_vec()).collect(),
+                last: last.map(|name| name.as_bytes().to_vec()),
+            };
+            diff_summary(&mut out, &diff).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(summary(0, 0, false, &[], None), "");
+        assert_eq!(
+            summary(4, 3, false, &["a", "b", "c"], Some("a")),
+            ": 4 hunks in 3 files: b, c, a"
+        );
+        let eleven: Vec<String> = (1..=11).map(|i| format!("f{i}")).collect();
+        let eleven: Vec<&str> = eleven.iter().map(String::as_str).collect();
+        assert_eq!(
+            summary(11, 11, false, &eleven, Some("f11")),
+            ": 11 hunks in 11 files: f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11"
+        );
+        assert_eq!(
+            summary(20, 13, false, &eleven, Some("f5")),
+            ": 20 hunks in 13 files: f1, f2, f3, f4, f6, f7, f8, f9, f10, 3 more, f5"
+        );
+        assert_eq!(
+            summary(20, 30000, true, &eleven, Some("f12")),
+            ": 20 hunks in 30000 file diffs: f1, f2, f3, f4, f5, f6, f7, f8, f9, 29990 more, f12"
+        );
     }
 
     #[test]

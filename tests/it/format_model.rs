@@ -176,30 +176,89 @@ pub fn same_shape(input: &Value, output: &Value, path: &str) -> Result<(), Strin
 }
 
 /// A unified diff as git prints it, read naively: where each file and
-/// each hunk starts, and each hunk's line counts.
+/// each hunk starts, each hunk's line counts, and each file's name.
 pub struct Diff {
     /// The start of each file's `diff --git` line.
     pub files: Vec<usize>,
+    /// Each file's name: "its `+++` path (else its `---` path ...; git's
+    /// `a/` and `b/` dropped)".
+    pub names: Vec<String>,
     /// Each hunk: its `@@` line's start, its file (index), and its counts.
     pub hunks: Vec<(usize, usize, (u64, u64))>,
 }
 
+/// Reads a git diff, or `git log -p`, or either as cleaning left it: a
+/// `@@ ` line is never a hunk's body line, so every one starts a hunk.
 pub fn read_diff(text: &[u8]) -> Diff {
     let mut diff = Diff {
         files: Vec::new(),
+        names: Vec::new(),
         hunks: Vec::new(),
     };
     let mut at = 0;
+    let mut in_header = false;
     for line in text.split_inclusive(|&b| b == b'\n') {
+        let path = |prefix: &str| {
+            let text = String::from_utf8_lossy(line);
+            let path = text.strip_prefix(prefix)?.trim_end_matches('\n');
+            (path != "/dev/null").then(|| path.get(2..).unwrap_or(path).to_string())
+        };
         if line.starts_with(b"diff --git ") {
             diff.files.push(at);
+            // "else the last path of its `diff` line".
+            let text = String::from_utf8_lossy(line);
+            let last = text
+                .trim_end()
+                .rsplit_once(" b/")
+                .map_or("", |(_, path)| path);
+            diff.names.push(last.to_string());
+            in_header = true;
         } else if line.starts_with(b"@@ ") {
             let counts = hunk_counts(line).expect("a real @@ line");
             diff.hunks.push((at, diff.files.len() - 1, counts));
+            in_header = false;
+        } else if let (true, Some(name)) = (in_header, path("--- ").or_else(|| path("+++ "))) {
+            // The `+++` line comes second and wins.
+            *diff.names.last_mut().expect("a file") = name;
         }
         at += line.len();
     }
     diff
+}
+
+/// The marker line for a middle of `bytes` bytes holding `hunks` `@@`
+/// lines and parts of the diffs of `files`, in order (a name once for each
+/// diff): "A file is counted and named once however many diffs of it the
+/// middle holds", the last file named last, the others in the order they
+/// first appear ("of up to 11 files, all of them; of more, the first 9,
+/// then `{k} more` (k is the count less 10), then the last"); with no file
+/// and no hunk, "the plain marker".
+pub fn diff_marker(bytes: u64, hunks: usize, files: &[&str]) -> String {
+    let Some(last) = files.last() else {
+        assert_eq!(hunks, 0, "a hunk is in a file");
+        return format!("[... {bytes} bytes truncated ...]\n");
+    };
+    let mut distinct: Vec<&str> = Vec::new();
+    for file in files {
+        if !distinct.contains(file) {
+            distinct.push(file);
+        }
+    }
+    let mut listed: Vec<String> = distinct
+        .iter()
+        .filter(|name| *name != last)
+        .map(|name| name.to_string())
+        .collect();
+    if distinct.len() > 11 {
+        listed.truncate(9);
+        listed.push(format!("{} more", distinct.len() - 10));
+    }
+    listed.push(last.to_string());
+    format!(
+        "[... {bytes} bytes truncated: {hunks} hunks in {} files: {} ...]\n",
+        distinct.len(),
+        listed.join(", ")
+    )
 }
 
 /// `@@ -a[,b] +c[,d] @@`: (b, d), each 1 when left out.
@@ -214,12 +273,25 @@ pub fn hunk_counts(line: &[u8]) -> Option<(u64, u64)> {
 /// Every hunk whose `@@` line is in `part` is whole: the lines after it,
 /// up to the next line that cannot be in a hunk, are exactly its counts.
 pub fn hunks_are_whole(part: &[u8]) -> Result<(), String> {
+    hunks_match_counts(part, false)
+}
+
+/// The same for a diff that cleaning may have shortened: a hunk in which a
+/// line that cannot be in a hunk comes within its counts "runs on to the
+/// next `@@` line or the next file's start", so only whether cuts land on
+/// those can tell it is whole (`check_diff` in formats.rs looks).
+pub fn cleaned_hunks_are_whole(part: &[u8]) -> Result<(), String> {
+    hunks_match_counts(part, true)
+}
+
+fn hunks_match_counts(part: &[u8], cleaned: bool) -> Result<(), String> {
     let lines: Vec<&[u8]> = part.split_inclusive(|&b| b == b'\n').collect();
     for (i, line) in lines.iter().enumerate() {
         let Some((mut old, mut new)) = hunk_counts(line).filter(|_| line.starts_with(b"@@ "))
         else {
             continue;
         };
+        let mut shortened = false;
         for body in &lines[i + 1..] {
             if old == 0 && new == 0 {
                 break;
@@ -229,10 +301,13 @@ pub fn hunks_are_whole(part: &[u8]) -> Result<(), String> {
                 Some(b'-') => old = old.saturating_sub(1),
                 Some(b'+') => new = new.saturating_sub(1),
                 Some(b'\\') => {}
-                _ => break,
+                _ => {
+                    shortened = true;
+                    break;
+                }
             }
         }
-        if (old, new) != (0, 0) {
+        if (old, new) != (0, 0) && !(cleaned && shortened) {
             return Err(format!(
                 "hunk {:?} is cut short: {old} old and {new} new lines missing",
                 String::from_utf8_lossy(line)

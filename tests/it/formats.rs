@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 use toolcap::{Format, Options, SizeOrPercent};
 
 use crate::common::{Need, TempDir, assert_output, require, toolcap};
-use crate::format_model::{hunks_are_whole, read_diff, same_shape, split_header};
+use crate::format_model::{
+    cleaned_hunks_are_whole, diff_marker, hunks_are_whole, read_diff, same_shape, split_header,
+};
 
 fn cap(input: &[u8], options: &Options) -> Vec<u8> {
     toolcap::cap(input, options).expect("valid options")
@@ -388,14 +390,29 @@ fn git_diff() -> Option<&'static (Vec<u8>, Vec<String>)> {
 }
 
 /// The README's rules for `--format diff` on `input` with head and tail
-/// budgets `head` and `tail`: where each cut lands, whole hunks, and a
-/// marker naming exactly the omitted hunks and files.
-fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<(), String> {
-    let options = Options::new()
+/// budgets `head` and `tail`, after the cleaning `clean` adds (none, or
+/// `--fold` and `--squeeze`): where each cut lands in the cleaned stream,
+/// whole hunks, and a marker naming exactly the omitted hunks and files.
+fn check_diff(
+    input: &[u8],
+    head: u64,
+    tail: u64,
+    clean: fn(Options) -> Options,
+) -> Result<(), String> {
+    let options = clean(Options::new())
         .head(SizeOrPercent::Bytes(head))
         .tail(SizeOrPercent::Bytes(tail))
         .format(Format::Diff);
     let output = cap(input, &options);
+    // "Everything below is about the cleaned stream B": the output of the
+    // same cleaning when nothing is cut.
+    let cleaned = cap(input, &clean(Options::new()).max(1 << 40));
+    let whole = if cleaned == input {
+        hunks_are_whole
+    } else {
+        cleaned_hunks_are_whole
+    };
+    let input = &cleaned[..];
     let n = input.len() as u64;
     if n <= head + tail {
         return if output == input {
@@ -405,19 +422,27 @@ fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<()
         };
     }
     let (_, rest) = split_header(&output).ok_or("no header")?;
-    let marker_at = if rest.starts_with(b"[... ") {
-        0
-    } else {
-        rest.windows(6)
-            .position(|w| w == b"\n[... ")
-            .ok_or("no marker")?
-            + 1
+    // The cut's marker, not one that `--fold` or `--squeeze` put in.
+    let is_marker = |line: &[u8]| {
+        let digits = line
+            .iter()
+            .skip(5)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        line.starts_with(b"[... ") && line[5 + digits..].starts_with(b" bytes truncated")
     };
+    let mut marker_at = 0;
+    for line in rest.split_inclusive(|&b| b == b'\n') {
+        if is_marker(line) {
+            break;
+        }
+        marker_at += line.len();
+    }
     let marker_end = marker_at
         + rest[marker_at..]
             .iter()
             .position(|&b| b == b'\n')
-            .ok_or("marker")?
+            .ok_or("no marker")?
         + 1;
     let mut kept_head = &rest[..marker_at];
     // The newline added after a head cut mid-line; when the input's next
@@ -449,7 +474,7 @@ fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<()
                 "head ends at {h}, the last boundary within {head} is {b}"
             ));
         }
-        hunks_are_whole(kept_head)?;
+        whole(kept_head)?;
     }
     if let Some(&b) = boundaries.iter().find(|&&b| b >= n - tail && b < n) {
         if t != b {
@@ -457,33 +482,17 @@ fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<()
                 "tail starts at {t}, the first boundary within it is {b}"
             ));
         }
-        hunks_are_whole(kept_tail)?;
+        whole(kept_tail)?;
     }
     let omitted = |at: usize| (h..t).contains(&(at as u64));
     let hunks = diff.hunks.iter().filter(|hunk| omitted(hunk.0)).count();
-    let mut files: Vec<usize> = (0..diff.files.len())
+    let files: Vec<&str> = (0..diff.files.len())
         .filter(|&f| {
             omitted(diff.files[f]) || diff.hunks.iter().any(|hunk| hunk.1 == f && omitted(hunk.0))
         })
+        .map(|f| diff.names[f].as_str())
         .collect();
-    files.dedup();
-    // Up to 11 files are named; of more, the first 9, how many more, and
-    // the last.
-    let mut listed: Vec<String> = files.iter().map(|&f| names[f].clone()).collect();
-    if listed.len() > 11 {
-        let more = format!("{} more", listed.len() - 10);
-        listed.splice(9..listed.len() - 1, [more]);
-    }
-    let mut expected = format!(
-        "[... {} bytes truncated: {hunks} hunks in {} files",
-        t - h,
-        files.len()
-    );
-    if !listed.is_empty() {
-        expected += ": ";
-        expected += &listed.join(", ");
-    }
-    expected += " ...]\n";
+    let expected = diff_marker(t - h, hunks, &files);
     let marker = String::from_utf8_lossy(&rest[marker_at..marker_end]);
     if marker != expected {
         return Err(format!("marker {marker:?}, expected {expected:?}"));
@@ -491,11 +500,24 @@ fn check_diff(input: &[u8], names: &[String], head: u64, tail: u64) -> Result<()
     // A tail that starts at a hunk: the marker names that hunk's file last.
     if let Some(&(_, file, _)) = diff.hunks.iter().find(|hunk| hunk.0 as u64 == t)
         && h < t
-        && !marker.ends_with(&format!(" {} ...]\n", names[file]))
+        && !marker.ends_with(&format!(" {} ...]\n", diff.names[file]))
     {
-        return Err(format!("the tail starts in {}: {marker:?}", names[file]));
+        return Err(format!(
+            "the tail starts in {}: {marker:?}",
+            diff.names[file]
+        ));
     }
     Ok(())
+}
+
+/// No cleaning.
+fn raw(options: Options) -> Options {
+    options
+}
+
+/// Cleaning that shortens hunks.
+fn fold_and_squeeze(options: Options) -> Options {
+    options.fold(true).squeeze(true)
 }
 
 #[test]
@@ -513,7 +535,8 @@ fn diff_real_git_diff_byte_for_byte_through_the_binary() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains(" files: src/m"), "{text}");
     assert!(text.contains(" more, src/m"), "{text}");
-    check_diff(diff, names, 1_500, 1_500).unwrap();
+    assert_eq!(&read_diff(diff).names, names);
+    check_diff(diff, 1_500, 1_500, raw).unwrap();
     // auto sees a diff too.
     let auto = toolcap()
         .args(["--format", "auto", "--max", "3k"])
@@ -531,8 +554,21 @@ proptest! {
         if !require(Need::Git) {
             return Ok(());
         }
-        let (diff, names) = git_diff().expect("a diff");
-        if let Err(why) = check_diff(diff, names, head, tail) {
+        let (diff, _) = git_diff().expect("a diff");
+        if let Err(why) = check_diff(diff, head, tail, raw) {
+            return Err(TestCaseError::fail(why));
+        }
+    }
+
+    /// `--fold` shortens nearly every hunk of this diff (its lines differ
+    /// only in digits), `--squeeze` the runs of one line.
+    #[test]
+    fn diff_cuts_of_a_cleaned_diff_land_on_hunks_and_count_them(head in 0u64..6_000, tail in 0u64..6_000) {
+        if !require(Need::Git) {
+            return Ok(());
+        }
+        let (diff, _) = git_diff().expect("a diff");
+        if let Err(why) = check_diff(diff, head, tail, fold_and_squeeze) {
             return Err(TestCaseError::fail(why));
         }
     }

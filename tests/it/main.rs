@@ -6,6 +6,7 @@ mod clean_model;
 mod clean_properties;
 mod codex_model;
 mod common;
+mod diff_markers;
 mod errors;
 mod faults;
 mod filter;
