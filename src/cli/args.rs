@@ -1212,10 +1212,9 @@ mod tests {
         let env = [("TOOLCAP_MAX", "1k"), ("TOOLCAP_SPILL_DIR", "/tmp/s")];
         let from_env = config_with_env(&[], &env).unwrap();
         assert_eq!(budget(&from_env), (500, 500));
-        assert_eq!(
-            from_env.spill,
-            Some(SpillTarget::Store(StoreTarget::new("/tmp/s")))
-        );
+        let mut named = StoreTarget::new("/tmp/s");
+        named.named_by = Some("TOOLCAP_SPILL_DIR");
+        assert_eq!(from_env.spill, Some(SpillTarget::Store(named)));
         let flags = config_with_env(&["--tokens", "1", "--spill", "f"], &env).unwrap();
         assert_eq!(budget(&flags), (2, 2));
         assert_eq!(flags.spill, Some(SpillTarget::File("f".into())));
