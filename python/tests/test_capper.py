@@ -76,29 +76,48 @@ def test_a_finished_capper_takes_nothing_more():
         capper.finish()
 
 
+PEAK_RSS_PRELUDE = textwrap.dedent(
+    """
+    import toolcap
+
+    def kib(field):
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+
+    def reset_peak():
+        with open("/proc/self/clear_refs", "w") as clear:
+            clear.write("5")
+    """
+)
+
+
+def run_measuring_rss(body):
+    """Runs `body` in a fresh interpreter, with `kib(field)` (a field of
+    /proc/self/status, in KiB) and `reset_peak()` (VmHWM back to VmRSS)
+    defined; returns what it printed."""
+    if not os.path.exists("/proc/self/clear_refs"):
+        pytest.skip("SKIPPED: needs /proc/self/clear_refs to reset the peak RSS")
+    script = PEAK_RSS_PRELUDE + textwrap.dedent(body)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
 def test_a_gigabyte_through_a_capper_grows_rss_by_a_few_mib():
     """A fresh interpreter pushes 1 GiB in 1 MiB chunks through a capper
     with a 1 MiB budget. VmHWM (the peak) is reset after a warm-up that
     fills the head and the tail, then read before and after `finish`."""
-    if not os.path.exists("/proc/self/clear_refs"):
-        pytest.skip("SKIPPED: needs /proc/self/clear_refs to reset the peak RSS")
-    script = textwrap.dedent(
+    started = time.monotonic()
+    grown = run_measuring_rss(
         """
-        import toolcap
-
-        def kib(field):
-            with open("/proc/self/status") as status:
-                for line in status:
-                    if line.startswith(field + ":"):
-                        return int(line.split()[1])
-
         line = b"2026-11-30T12:34:56Z INFO worker[3] request id=0042 status=200 dur=12ms\\n"
         chunk = (line * (2**20 // len(line) + 1))[: 2**20]
         capper = toolcap.Capper(max="1Mi")
         for _ in range(16):
             capper.push(chunk)
-        with open("/proc/self/clear_refs", "w") as clear:
-            clear.write("5")
+        reset_peak()
         before = kib("VmRSS")
         for _ in range(1024 - 16):
             capper.push(chunk)
@@ -108,10 +127,7 @@ def test_a_gigabyte_through_a_capper_grows_rss_by_a_few_mib():
         print(streamed - before, kib("VmHWM") - before)
         """
     )
-    started = time.monotonic()
-    grown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert grown.returncode == 0, grown.stderr
-    streaming, with_result = map(int, grown.stdout.split())
+    streaming, with_result = map(int, grown.split())
     # Streaming keeps nothing more; the result holds the 1 MiB output a few
     # times over (its bytes, its text, the report's output and their
     # renderings on the way).
@@ -247,28 +263,15 @@ def test_a_long_str_that_is_not_ascii_is_checked_and_capped_in_bounded_memory():
     """Refusing a bad str whole must not mean encoding it whole: capping a
     str of 20 million code points (60 MB of UTF-8) grows the peak RSS by a
     few pieces, not by its UTF-8."""
-    if not os.path.exists("/proc/self/clear_refs"):
-        pytest.skip("SKIPPED: needs /proc/self/clear_refs to reset the peak RSS")
-    script = textwrap.dedent(
+    grown = run_measuring_rss(
         """
-        import toolcap
-
-        def kib(field):
-            with open("/proc/self/status") as status:
-                for line in status:
-                    if line.startswith(field + ":"):
-                        return int(line.split()[1])
-
         text = "日本語 ok\\n" * 2_500_000
         toolcap.cap("warm-up " * 10_000, max="1Mi")
-        with open("/proc/self/clear_refs", "w") as clear:
-            clear.write("5")
+        reset_peak()
         before = kib("VmRSS")
         result = toolcap.cap(text, max=1000)
         print(kib("VmHWM") - before)
         assert result.bytes == len(text.encode()), result.bytes
         """
     )
-    grown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert grown.returncode == 0, grown.stderr
-    assert int(grown.stdout) <= 8 * 1024, f"RSS grew by {grown.stdout.strip()} KiB"
+    assert int(grown) <= 8 * 1024, f"RSS grew by {grown.strip()} KiB"

@@ -106,6 +106,40 @@ pub fn repeated(line: &str, count: usize) -> Vec<u8> {
     line.repeat(count).into_bytes()
 }
 
+/// The environment that makes git in `dir` ignore the caller's
+/// configuration and write every commit with one author at one instant,
+/// so that commits (and their hashes) are the same every run.
+pub fn hermetic_git_env(dir: &Path) -> Vec<(String, std::ffi::OsString)> {
+    let mut env = vec![
+        ("HOME".to_string(), dir.as_os_str().to_owned()),
+        ("GIT_CONFIG_NOSYSTEM".to_string(), "1".into()),
+        ("GIT_CONFIG_GLOBAL".to_string(), "/dev/null".into()),
+    ];
+    for who in ["AUTHOR", "COMMITTER"] {
+        env.push((format!("GIT_{who}_NAME"), "t".into()));
+        env.push((format!("GIT_{who}_EMAIL"), "t@example.com".into()));
+        env.push((format!("GIT_{who}_DATE"), "2026-01-01T00:00:00Z".into()));
+    }
+    env
+}
+
+/// Runs git in `dir`, hermetic (see [`hermetic_git_env`]); it must
+/// succeed. Returns its stdout.
+pub fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
+    let out = StdCommand::new("git")
+        .current_dir(dir)
+        .envs(hermetic_git_env(dir))
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// A fresh directory for one test, removed with everything in it when
 /// dropped, also when the test panics. Declare it before a `KillOnDrop`
 /// whose pgid file lives in it: locals drop in reverse order, so the

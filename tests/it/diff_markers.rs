@@ -7,38 +7,7 @@
 use std::path::Path;
 use std::process::Command as StdCommand;
 
-use crate::common::{Need, TempDir, require, toolcap};
-
-/// Runs git in `dir` with nothing of the caller's configuration and fixed
-/// authors and dates, so that commits (and their hashes) are the same
-/// every run. Returns its stdout.
-fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
-    let out = hermetic_git(StdCommand::new("git"), dir)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-fn hermetic_git(mut command: StdCommand, dir: &Path) -> StdCommand {
-    command
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null");
-    for who in ["AUTHOR", "COMMITTER"] {
-        command
-            .env(format!("GIT_{who}_NAME"), "t")
-            .env(format!("GIT_{who}_EMAIL"), "t@example.com")
-            .env(format!("GIT_{who}_DATE"), "2026-01-01T00:00:00Z");
-    }
-    command
-}
+use crate::common::{Need, TempDir, git, hermetic_git_env, require, toolcap};
 
 /// Runs `toolcap ARGS -- git GIT_ARGS` in `dir` (wrap mode), with git as
 /// hermetic as [`git`]'s. Returns toolcap's stdout.
@@ -46,9 +15,7 @@ fn toolcap_git(dir: &Path, args: &[&str], git_args: &[&str]) -> Vec<u8> {
     let mut command = toolcap();
     command
         .current_dir(dir)
-        .env("HOME", dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .envs(hermetic_git_env(dir))
         .args(args)
         .args(["--", "git"])
         .args(git_args);

@@ -322,29 +322,7 @@ fn git_diff() -> Option<&'static (Vec<u8>, Vec<String>)> {
     static DIFF: OnceLock<Option<(Vec<u8>, Vec<String>)>> = OnceLock::new();
     DIFF.get_or_init(|| {
         let dir = TempDir::new("git-diff");
-        let git = |args: &[&str]| {
-            let out = StdCommand::new("git")
-                .current_dir(dir.path())
-                .env("HOME", dir.path())
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .args([
-                    "-c",
-                    "user.name=t",
-                    "-c",
-                    "user.email=t@example.com",
-                    "-c",
-                    "core.autocrlf=false",
-                ])
-                .args(args)
-                .output()
-                .expect("git runs");
-            assert!(
-                out.status.success(),
-                "git {args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            out.stdout
-        };
+        let git = |args: &[&str]| crate::common::git(dir.path(), args);
         git(&["init", "-q"]);
         let source = |file: usize, version: usize| -> String {
             (0..120)
