@@ -4,6 +4,7 @@
 
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 
 use super::template::{Field, Template, Values};
 use crate::escape;
@@ -11,8 +12,8 @@ use crate::measure::count_chars;
 use crate::report::{
     ChildExit, ChildReport, Cut, DiffReport, FormatReport, KeptLines, SpillReport, StreamReport,
 };
-use crate::spill::store::show_command;
 use crate::size::format_duration;
+use crate::spill::StoreTarget;
 use crate::sys::signal_name;
 
 /// Where the two header lines go.
@@ -494,6 +495,45 @@ pub(crate) fn escape_for_marker(text: &[u8]) -> Vec<u8> {
     escaped
 }
 
+/// The command that prints an output: `toolcap --show ID`, naming the
+/// store (`--spill-dir DIR`) when it is not the default one.
+pub(crate) fn show_command(id: &str, dir: &Path) -> String {
+    let default = StoreTarget::default_dir(|name| std::env::var_os(name));
+    if default.as_deref() == Some(dir) {
+        format!("toolcap --show {id}")
+    } else {
+        format!("toolcap --show {id} --spill-dir {}", shell_quoted(dir.as_os_str().as_bytes()))
+    }
+}
+
+/// `word` as one shell word on one line: as it is where a POSIX shell
+/// would neither split nor expand it; in single quotes where it is
+/// printable UTF-8; otherwise in `$'...'` (bash, zsh, ksh, POSIX.1-2024
+/// sh), with `\` and `'` escaped and the rest as [`escape_for_marker`]
+/// writes it, so that the word neither breaks its line nor loses a byte.
+pub(crate) fn shell_quoted(word: &[u8]) -> String {
+    let plain = !word.is_empty()
+        && word
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(b));
+    let printable = |text: &str| !text.chars().any(char::is_control);
+    match std::str::from_utf8(word) {
+        Ok(word) if plain => word.to_string(),
+        Ok(word) if printable(word) => format!("'{}'", word.replace('\'', r"'\''")),
+        _ => {
+            let mut quoted = Vec::with_capacity(word.len());
+            for &byte in word {
+                if matches!(byte, b'\\' | b'\'') {
+                    quoted.push(b'\\');
+                }
+                quoted.push(byte);
+            }
+            // Escaped, the text is valid UTF-8: nothing is replaced.
+            format!("$'{}'", String::from_utf8_lossy(&escape_for_marker(&quoted)))
+        }
+    }
+}
+
 /// `--binary summary`'s one line for a binary stream of `bytes` bytes.
 pub(crate) fn binary_summary(bytes: u64, spill: Option<&SpillReport>) -> Vec<u8> {
     let mut line = format!("[binary output: {bytes} bytes").into_bytes();
@@ -683,6 +723,33 @@ mod tests {
             summary(20, 30000, true, &eleven, Some("f12")),
             ": 20 hunks in 30000 file diffs: f1, f2, f3, f4, f5, f6, f7, f8, f9, 29990 more, f12"
         );
+    }
+
+    #[test]
+    fn shell_words_read_back_through_bash_on_one_line() {
+        let words: [&[u8]; 7] = [
+            b"plain/dir-1",
+            b"two words",
+            b"it's",
+            b"a\nb\tc\rd\x01\x7f",
+            b"caf\xe9 \xff'\\x41",
+            "C1 \u{85} and \u{e9}".as_bytes(),
+            b"$HOME `id`",
+        ];
+        for word in words {
+            let quoted = shell_quoted(word);
+            assert!(!quoted.contains(['\n', '\r']), "{quoted}");
+            let Ok(output) = std::process::Command::new("bash")
+                .args(["-c", &format!("printf %s {quoted}")])
+                .output()
+            else {
+                panic!("this test needs bash to read the quoted words back");
+            };
+            assert_eq!(output.stdout, word, "{quoted}");
+        }
+        assert_eq!(shell_quoted(b"plain/dir-1"), "plain/dir-1");
+        assert_eq!(shell_quoted(b"two words"), "'two words'");
+        assert_eq!(shell_quoted(b"a\nb\xff"), "$'a\\nb\\xff'");
     }
 
     #[test]

@@ -10,8 +10,8 @@ use crate::error::{Error, Problem};
 use crate::sink::Sink;
 use crate::source::child::is_shell;
 use crate::render::template::grouped_digits;
-use crate::render::text::escape_for_marker;
-use crate::spill::store::{Entries, Entry, Store, shell_quoted, show_command};
+use crate::render::text::{escape_for_marker, shell_quoted, show_command};
+use crate::spill::store::{Entries, Entry, Store};
 use crate::spill::{SpillTarget, StoreTarget, absolute};
 
 /// The widest command a summary shows, in characters.

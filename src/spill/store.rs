@@ -22,7 +22,6 @@
 use std::collections::HashSet;
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -416,61 +415,6 @@ impl Entry {
     }
 }
 
-/// The command that prints an output: `toolcap --show ID`, naming the
-/// store (`--spill-dir DIR`) when it is not the default one.
-pub(crate) fn show_command(id: &str, dir: &Path) -> String {
-    let default = crate::spill::StoreTarget::default_dir(|name| std::env::var_os(name));
-    if default.as_deref() == Some(dir) {
-        format!("toolcap --show {id}")
-    } else {
-        format!("toolcap --show {id} --spill-dir {}", shell_quoted(dir.as_os_str().as_bytes()))
-    }
-}
-
-/// `word` as one shell word on one line: as it is where a POSIX shell
-/// would neither split nor expand it; in single quotes where it is
-/// printable UTF-8; otherwise in `$'...'` (bash, zsh, ksh, POSIX.1-2024
-/// sh), where a control byte is `\n`, `\r`, `\t` or `\xNN` and so is each
-/// byte of invalid UTF-8, so that the word neither breaks its line nor
-/// loses a byte.
-pub(crate) fn shell_quoted(word: &[u8]) -> String {
-    let plain = !word.is_empty()
-        && word
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(b));
-    let printable = |text: &str| !text.chars().any(char::is_control);
-    match std::str::from_utf8(word) {
-        Ok(word) if plain => word.to_string(),
-        Ok(word) if printable(word) => format!("'{}'", word.replace('\'', r"'\''")),
-        _ => {
-            let hex = |bytes: &[u8], quoted: &mut String| {
-                for byte in bytes {
-                    quoted.push_str(&format!("\\x{byte:02x}"));
-                }
-            };
-            let mut quoted = String::from("$'");
-            for chunk in word.utf8_chunks() {
-                for c in chunk.valid().chars() {
-                    match c {
-                        '\n' => quoted.push_str("\\n"),
-                        '\r' => quoted.push_str("\\r"),
-                        '\t' => quoted.push_str("\\t"),
-                        '\\' | '\'' => {
-                            quoted.push('\\');
-                            quoted.push(c);
-                        }
-                        c if c.is_control() => hex(c.encode_utf8(&mut [0; 4]).as_bytes(), &mut quoted),
-                        c => quoted.push(c),
-                    }
-                }
-                hex(chunk.invalid(), &mut quoted);
-            }
-            quoted.push('\'');
-            quoted
-        }
-    }
-}
-
 /// The output file names (`ID.log`) that `manifest` holds anywhere, in
 /// entries or in lines that are not.
 fn names_in(manifest: &[u8]) -> HashSet<&str> {
@@ -553,33 +497,6 @@ fn rfc3339(seconds: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shell_words_read_back_through_bash_on_one_line() {
-        let words: [&[u8]; 7] = [
-            b"plain/dir-1",
-            b"two words",
-            b"it's",
-            b"a\nb\tc\rd\x01\x7f",
-            b"caf\xe9 \xff'\\x41",
-            "C1 \u{85} and \u{e9}".as_bytes(),
-            b"$HOME `id`",
-        ];
-        for word in words {
-            let quoted = shell_quoted(word);
-            assert!(!quoted.contains(['\n', '\r']), "{quoted}");
-            let Ok(output) = std::process::Command::new("bash")
-                .args(["-c", &format!("printf %s {quoted}")])
-                .output()
-            else {
-                panic!("this test needs bash to read the quoted words back");
-            };
-            assert_eq!(output.stdout, word, "{quoted}");
-        }
-        assert_eq!(shell_quoted(b"plain/dir-1"), "plain/dir-1");
-        assert_eq!(shell_quoted(b"two words"), "'two words'");
-        assert_eq!(shell_quoted(b"a\nb\xff"), "$'a\\nb\\xff'");
-    }
 
     #[test]
     fn timestamps_are_rfc3339_utc() {
