@@ -71,8 +71,12 @@ impl Emit for IntoCapper<'_> {
 }
 
 impl Stream {
-    fn last_stage(&mut self) -> IntoCapper<'_> {
-        IntoCapper(&mut self.capper, self.document.as_mut().map(|(document, _)| document))
+    /// The transforms, and what they emit into (the capper, and the JSON
+    /// document if one is collected), borrowed apart.
+    fn stage_and_capper(&mut self) -> (&mut Stage, IntoCapper<'_>) {
+        let Stream { stage, capper, document, .. } = self;
+        let document = document.as_mut().map(|(document, _)| document);
+        (stage, IntoCapper(capper, document))
     }
 }
 
@@ -106,21 +110,19 @@ impl Stream {
             spill.write(chunk);
         }
         if self.stage.is_empty() {
-            self.last_stage().bytes(chunk);
+            self.stage_and_capper().1.bytes(chunk);
         } else {
             self.raw.push(chunk);
-            let Stream { stage, capper, document, .. } = self;
-            let document = document.as_mut().map(|(document, _)| document);
-            stage.push(chunk, &mut IntoCapper(capper, document));
+            let (stage, mut capper) = self.stage_and_capper();
+            stage.push(chunk, &mut capper);
         }
     }
 
     /// For `--live`: the transforms decide now what they hold back only
     /// for a decision (see [`crate::transform::Transform::decide_now`]).
     pub(crate) fn decide_now(&mut self) {
-        let Stream { stage, capper, document, .. } = self;
-        let document = document.as_mut().map(|(document, _)| document);
-        stage.decide_now(&mut IntoCapper(capper, document));
+        let (stage, mut capper) = self.stage_and_capper();
+        stage.decide_now(&mut capper);
     }
 
     /// The head bytes `--live` may print by now.
@@ -146,11 +148,8 @@ impl Stream {
         let ending = Ending {
             spill: spill_note.as_ref(),
         };
-        {
-            let Stream { stage, capper, document, .. } = &mut self;
-            let document = document.as_mut().map(|(document, _)| document);
-            stage.finish(&ending, &mut IntoCapper(capper, document));
-        }
+        let (stage, mut capper) = self.stage_and_capper();
+        stage.finish(&ending, &mut capper);
         let cleaned = self.stage.changed();
         if !self.stage.is_empty() {
             self.capper.end_raw_lines(self.raw.lines());

@@ -152,7 +152,7 @@ fn spell(
     };
     match spelling {
         Value(flag) => argv.push(with_value(flag, word(name, value)?)),
-        Path(flag) => argv.push(with_value(flag, path(name, value)?)),
+        Path(flag) => argv.push(with_value(flag, os_value(name, value)?)),
         Switch(flag) => {
             if boolean(name, value)? {
                 argv.push(flag.into());
@@ -197,7 +197,7 @@ fn spell(
                     argv.push("--store".into());
                 }
             } else {
-                argv.push(with_value("--spill-dir", path(name, value)?));
+                argv.push(with_value("--spill-dir", os_value(name, value)?));
             }
         }
     }
@@ -266,8 +266,9 @@ fn os_string(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
     Err(expected(name, "a str, bytes or a path", value))
 }
 
-/// A path handed to the OS, as [`os_string`] reads it.
-fn path(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
+/// A path, an argument or a variable handed to the OS as a C string, as
+/// [`os_string`] reads it.
+fn os_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
     without_nul(name, os_string(name, value)?)
 }
 
@@ -749,7 +750,7 @@ fn run(
             .try_iter()
             .map_err(|_| expected("cmd", "a str or a sequence of arguments", cmd))?;
         for (index, word) in words.enumerate() {
-            argv.push(path(&format!("cmd[{index}]"), &word?)?);
+            argv.push(os_value(&format!("cmd[{index}]"), &word?)?);
         }
     }
     let mut config = parse(argv)?;
@@ -759,7 +760,7 @@ fn run(
         ));
     };
     wrap.cwd = cwd
-        .map(|dir| path("cwd", dir))
+        .map(|dir| os_value("cwd", dir))
         .transpose()?
         .map(PathBuf::from);
     wrap.env = env.map(environment).transpose()?;
@@ -834,13 +835,13 @@ fn environment(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>
     for item in items.try_iter()? {
         let (name, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
         let shown = name.repr()?;
-        let key = path(&format!("env key {shown}"), &name)?;
+        let key = os_value(&format!("env key {shown}"), &name)?;
         if key.as_bytes().contains(&b'=') {
             return Err(PyValueError::new_err(format!(
                 "illegal environment variable name in env: {shown}"
             )));
         }
-        env.push((key, path(&format!("env[{shown}]"), &value)?));
+        env.push((key, os_value(&format!("env[{shown}]"), &value)?));
     }
     Ok(env)
 }
@@ -850,7 +851,7 @@ fn environment(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>
 #[pyo3(signature = (id, *, store=None))]
 fn summary(py: Python<'_>, id: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let dir = match store {
-        Some(dir) if !dir.is_instance_of::<PyBool>() => PathBuf::from(path("store", dir)?),
+        Some(dir) if !dir.is_instance_of::<PyBool>() => PathBuf::from(os_value("store", dir)?),
         Some(dir) if !dir.is_truthy()? => {
             return Err(PyValueError::new_err(
                 "summary() needs a store: store=True or a path",

@@ -15,7 +15,7 @@ use crate::format::{self, Format};
 use crate::report::{CsvReport, DiffReport, FormatReport};
 
 /// A diff marker names at most 11 files: the last and up to 10 others.
-const NAMED_FILES: usize = 11;
+pub(crate) const NAMED_FILES: usize = 11;
 
 /// The bytes of distinct file names held to count each file once (a
 /// monorepo's 25,000 paths); past them, files are counted by their diffs.

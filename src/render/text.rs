@@ -7,6 +7,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::template::{Field, Template, Values};
+use crate::capture::records::NAMED_FILES;
 use crate::escape;
 use crate::measure::count_chars;
 use crate::report::{
@@ -403,8 +404,8 @@ fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
     write!(out, ": {} hunks in {} {unit}", diff.hunks, diff.files)?;
     let others = diff.names.iter().filter(|name| name.as_slice() != last);
     // Of 11 files all are named; of more, `{k} more` takes the 10th's place.
-    let more = diff.files.saturating_sub(11);
-    let shown = if more > 0 { 9 } else { 10 };
+    let more = diff.files.saturating_sub(NAMED_FILES as u64);
+    let shown = NAMED_FILES - if more > 0 { 2 } else { 1 };
     let mut separator: &[u8] = b": ";
     for name in others.take(shown) {
         out.write_all(separator)?;

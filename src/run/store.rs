@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::config::{Config, StoreCommand};
 use crate::error::{Error, Problem};
@@ -17,6 +17,16 @@ use crate::spill::{SpillTarget, StoreTarget, absolute};
 /// The widest command a summary shows, in characters.
 const SUMMARY_COMMAND_WIDTH: usize = 80;
 
+/// The store `target` names, if there is one (see
+/// [`Store::open_existing`]), and its directory made absolute, so that
+/// the show command a summary prints works from anywhere, as a marker's
+/// does.
+fn existing(target: &StoreTarget) -> Result<(PathBuf, Option<Store>), Error> {
+    let dir = absolute(&target.dir);
+    let store = Store::open_existing(&dir).map_err(|reason| Error::Store(target.refusal(reason)))?;
+    Ok((dir, store))
+}
+
 /// Runs a store command; returns its warnings (manifest lines skipped).
 pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem>, Error> {
     let Some(SpillTarget::Store(target)) = &config.spill else {
@@ -24,11 +34,8 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
             "the store commands need a store: --store or --spill-dir DIR".into(),
         ));
     };
-    // Absolute, so that the show command a summary prints works from
-    // anywhere, as a marker's does.
-    let dir = absolute(&target.dir);
-    let opened = Store::open_existing(&dir).map_err(|reason| Error::Store(target.refusal(reason)));
-    let Some(store) = opened? else {
+    let (dir, store) = existing(target)?;
+    let Some(store) = store else {
         return match command {
             // Nothing was stored there: nothing to list or prune.
             StoreCommand::List | StoreCommand::Prune => Ok(Vec::new()),
@@ -164,9 +171,8 @@ fn show<W: Write>(path: &Path, lines: Option<(u64, u64)>, out: &mut Sink<W>) -> 
 /// writable by others), its manifest cannot be read, or it holds no output
 /// whose id starts with `id`, or more than one.
 pub fn store_summary(store: &StoreTarget, id: &str) -> Result<String, Error> {
-    let dir = absolute(&store.dir);
-    let opened = Store::open_existing(&dir).map_err(|reason| Error::Store(store.refusal(reason)));
-    let Some(opened) = opened? else {
+    let (dir, opened) = existing(store)?;
+    let Some(opened) = opened else {
         return Err(no_store(id, &dir));
     };
     let entries = entries_of(&opened)?;

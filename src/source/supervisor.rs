@@ -128,6 +128,8 @@ impl Supervisor<'_> {
         let mut term_at = self.wrap.timeout.map(|timeout| started + timeout);
         let mut kill_at = None;
         let mut timed_out = false;
+        // Once the leader has ended: its status, `None` when something else
+        // took it ([`Leader::Unwaitable`]).
         let mut exited: Option<Option<ExitStatus>> = None;
         let mut exited_at = started;
         let mut drain_until = None;

@@ -153,18 +153,21 @@ impl Stage {
     /// Ends the stream: each transform, in order, emits what it held back
     /// into the ones after it.
     pub(crate) fn finish(&mut self, ending: &Ending, capper: &mut dyn Emit) {
-        for index in 0..self.transforms.len() {
-            let (done, rest) = self.transforms.split_at_mut(index + 1);
-            done[index].finish(ending, &mut Chain { rest, sink: capper });
-        }
+        self.in_order(capper, |transform, out| transform.finish(ending, out));
     }
 
     /// See [`Transform::decide_now`]; each transform, in order, emits what
     /// it decided into the ones after it.
     pub(crate) fn decide_now(&mut self, capper: &mut dyn Emit) {
+        self.in_order(capper, |transform, out| transform.decide_now(out));
+    }
+
+    /// Runs `step` on each transform in order, with the transforms after
+    /// it, then `capper`, as where it emits.
+    fn in_order(&mut self, capper: &mut dyn Emit, mut step: impl FnMut(&mut dyn Transform, &mut dyn Emit)) {
         for index in 0..self.transforms.len() {
             let (done, rest) = self.transforms.split_at_mut(index + 1);
-            done[index].decide_now(&mut Chain { rest, sink: capper });
+            step(done[index].as_mut(), &mut Chain { rest, sink: capper });
         }
     }
 
