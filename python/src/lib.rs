@@ -725,15 +725,19 @@ impl Capper {
 
 /// Runs a command and caps what it prints.
 #[pyfunction]
-#[pyo3(signature = (cmd, *, cwd=None, env=None, input=None, **options))]
+#[pyo3(signature = (cmd, *, cwd=None, env=None, input=None, cancel=None, **options))]
 fn run(
     py: Python<'_>,
     cmd: &Bound<'_, PyAny>,
     cwd: Option<&Bound<'_, PyAny>>,
     env: Option<&Bound<'_, PyAny>>,
     input: Option<&Bound<'_, PyAny>>,
+    cancel: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<RunResult>> {
+    // Asked before anything starts, so that a wrong object is a TypeError
+    // now rather than an error in the middle of the run.
+    let cancel = cancel.map(cancel_flag).transpose()?;
     let mut argv = arguments("run", options, &[CAP_OPTIONS, RUN_OPTIONS])?;
     // The command runs in its own process group, where reading a terminal
     // would stop it: its stdin is `input`, or nothing.
@@ -775,16 +779,25 @@ fn run(
             Some(bytes)
         }
     };
-    // Ctrl-C arrives as a flag that only Python's main thread acts on: the
-    // run looks at it every few tens of milliseconds.
+    // Ctrl-C arrives as a flag that only Python's main thread acts on, and
+    // `cancel` is set from any thread (a server whose client went away):
+    // the run looks at both every 50 ms.
     let interrupted = Mutex::new(None);
     let ran = py.detach(|| {
         toolcap::run_command(&config, || {
-            Python::attach(|py| match py.check_signals() {
-                Ok(()) => false,
-                Err(err) => {
-                    *interrupted.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
-                    true
+            Python::attach(|py| {
+                let asked = match py.check_signals() {
+                    Ok(()) => cancel
+                        .as_ref()
+                        .map_or(Ok(false), |flag| flag.bind(py).call0()?.is_truthy()),
+                    Err(err) => Err(err),
+                };
+                match asked {
+                    Ok(asked) => asked,
+                    Err(err) => {
+                        *interrupted.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
+                        true
+                    }
                 }
             })
         })
@@ -822,6 +835,19 @@ fn run(
         py,
         CapResult::new(py, &rendered.output, fields).add_subclass(result),
     )
+}
+
+/// The `is_set` method of `run`'s `cancel` (a `threading.Event`, or any
+/// object with one).
+fn cancel_flag(cancel: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    match cancel.getattr("is_set") {
+        Ok(is_set) if is_set.is_callable() => Ok(is_set.unbind()),
+        _ => Err(expected(
+            "cancel",
+            "an object with an is_set() method (a threading.Event)",
+            cancel,
+        )),
+    }
 }
 
 /// A mapping of names to values (str or bytes) as a whole environment,
