@@ -1,0 +1,326 @@
+"""toolcap-mcp, the installed console script, through the MCP Python SDK's
+own client (mcp.client.stdio.stdio_client, ClientSession), as an agent
+would use it."""
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+
+import pytest
+
+from conftest import environment
+
+anyio = pytest.importorskip("anyio")
+try:
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+except ImportError:
+    print("SKIPPED: the MCP Python SDK is not installed (pip install './python[mcp]')", file=sys.stderr)
+    pytest.skip("SKIPPED: the MCP Python SDK is not installed", allow_module_level=True)
+
+SERVER = shutil.which("toolcap-mcp", path=os.path.dirname(sys.executable))
+if SERVER is None:
+    print("SKIPPED: toolcap-mcp is not installed beside this Python", file=sys.stderr)
+    pytest.skip("SKIPPED: toolcap-mcp is not installed", allow_module_level=True)
+
+PYTEST_FAILING = """\
+import pytest
+
+
+@pytest.mark.parametrize("case", range(3000))
+def test_case(case):
+    assert case not in (1234, 2777), f"case {case} gave the wrong answer"
+"""
+
+
+def hermetic(tmp_path):
+    """The server's environment: a config and a cache of the test's own."""
+    return {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+
+@contextlib.asynccontextmanager
+async def connect(tmp_path, *args):
+    params = StdioServerParameters(
+        command=SERVER, args=["--spill-dir", str(tmp_path / "store"), *args], env=hermetic(tmp_path)
+    )
+    with open(tmp_path / "server.log", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                yield session
+
+
+def serve(tmp_path, body, *args):
+    async def main():
+        async with connect(tmp_path, *args) as session:
+            return await body(session)
+
+    return anyio.run(main)
+
+
+def text_of(result):
+    assert [block.type for block in result.content] == ["text"]
+    return result.content[0].text
+
+
+def processes_with(token):
+    """Live processes whose environment holds `token` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as env:
+                if token.encode() not in env.read():
+                    continue
+            with open(f"/proc/{entry}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+        except OSError:
+            continue
+        found.append(int(entry))
+    return found
+
+
+def wait_until(predicate, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+@pytest.fixture
+def token(needs_proc):
+    """A mark in the environment of the commands a test starts; whatever
+    still carries it when the test ends is killed."""
+    mark = f"TOOLCAP_MCP_TEST={uuid.uuid4().hex}"
+    yield mark
+    for pid in processes_with(mark):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_four_tools_each_saying_results_may_be_cut(tmp_path):
+    async def body(session):
+        return (await session.list_tools()).tools
+
+    tools = {tool.name: tool for tool in serve(tmp_path, body)}
+    assert sorted(tools) == ["list", "run", "show", "summary"]
+    assert set(tools["run"].input_schema["properties"]) == {"command", "cwd", "timeout_s"}
+    assert tools["run"].input_schema["required"] == ["command"]
+    assert set(tools["show"].input_schema["properties"]) == {"id", "lines", "grep", "context"}
+    assert tools["summary"].input_schema["required"] == ["id"]
+    assert set(tools["list"].input_schema["properties"]) == {"limit"}
+    assert set(tools["run"].output_schema["properties"]) == {
+        "exit_code", "signal", "timed_out", "truncated", "bytes", "lines", "spill_id", "duration_s",
+    }  # fmt: skip
+    assert "may be cut" in tools["run"].description and "call `show`" in tools["run"].description
+    assert "capped" in tools["show"].description
+
+
+def test_run_pytest_with_failures(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "test_app.py").write_text(PYTEST_FAILING)
+    command = f"{sys.executable} -m pytest -v -p no:cacheprovider test_app.py"
+
+    async def body(session):
+        return await session.call_tool("run", {"command": command, "cwd": str(project)})
+
+    result = serve(tmp_path, body)
+    assert not result.is_error
+    text = text_of(result)
+    fields = result.structured_content
+    assert fields["exit_code"] == 1 and fields["signal"] is None and fields["timed_out"] is False
+    # Both failures, their messages and the verdict reach the model.
+    for case in (1234, 2777):
+        assert f"test_app.py::test_case[{case}] FAILED" in text
+        assert f"E       AssertionError: case {case} gave the wrong answer" in text
+        assert f"FAILED test_app.py::test_case[{case}] - AssertionError" in text
+    assert re.search(r"=+ 2 failed, 2998 passed in [\d.]+s =+\n\[exit status: 1\]\n\Z", text), text[-300:]
+    assert fields["duration_s"] > 0
+    assert len(text) <= 16_000 + 1_000
+
+
+def test_run_cut_show_lines_and_grep(tmp_path):
+    # 200,000 lines, none similar enough to fold: the output is cut.
+    make = "python3 -c \"import sys; [print('row', i, 'ERROR' if i % 40000 == 7 else 'ok', 'x' * (i % 13)) for i in range(1, 200001)]\""
+
+    async def body(session):
+        ran = await session.call_tool("run", {"command": make})
+        spill_id = ran.structured_content["spill_id"]
+        part = await session.call_tool("show", {"id": spill_id, "lines": "1200:1203"})
+        found = await session.call_tool("show", {"id": spill_id, "grep": "ERROR"})
+        near = await session.call_tool("show", {"id": spill_id, "grep": "ERROR", "lines": "40000:80010", "context": 1})
+        none = await session.call_tool("show", {"id": spill_id, "grep": "no such line"})
+        summary = await session.call_tool("summary", {"id": spill_id})
+        listed = await session.call_tool("list", {"limit": 1})
+        return ran, part, found, near, none, summary, listed
+
+    ran, part, found, near, none, summary, listed = serve(tmp_path, body)
+    fields = ran.structured_content
+    spill_id = fields["spill_id"]
+    assert fields["truncated"] is True and re.fullmatch(r"[0-9a-f]{8}", spill_id)
+    assert fields["lines"] == 200_000 and fields["exit_code"] == 0
+    assert spill_id in text_of(ran)
+
+    def row(i):
+        return f"row {i} {'ERROR' if i % 40000 == 7 else 'ok'} {'x' * (i % 13)}\n"
+
+    assert text_of(part) == "".join(row(i) for i in range(1200, 1204))
+    assert part.structured_content["truncated"] is False
+    assert text_of(found) == "".join(f"{i}:{row(i)}" for i in (7, 40007, 80007, 120007, 160007))
+    assert text_of(near) == "".join(f"{i}:{row(i)}" for i in (40006, 40007, 40008)) + "--\n" + "".join(
+        f"{i}:{row(i)}" for i in (80006, 80007, 80008)
+    )
+    assert not none.is_error and text_of(none) == ""
+    assert text_of(summary).startswith(f"[output {spill_id}: ") and "200,000 lines" in text_of(summary)
+    assert text_of(listed).startswith(spill_id)
+
+
+def test_show_of_a_20_mb_output_is_capped(tmp_path):
+    make = "yes 'a line of the twenty megabyte log, with nothing to fold in it' | head -c 20000000; echo; echo the end"
+
+    async def body(session):
+        ran = await session.call_tool("run", {"command": make})
+        whole = await session.call_tool("show", {"id": ran.structured_content["spill_id"]})
+        return ran, whole
+
+    ran, whole = serve(tmp_path, body, "--no-recipe")
+    assert ran.structured_content["bytes"] > 20_000_000
+    text = text_of(whole)
+    assert whole.structured_content["truncated"] is True
+    assert whole.structured_content["bytes"] == ran.structured_content["bytes"]
+    assert len(text.encode()) < 16_000 + 1_000
+    assert text.endswith("the end\n")
+    assert re.search(r"\[\.\.\. [\d,]+ bytes truncated \(lines \d+-\d+\)", text), text[:500]
+
+
+def test_unknown_id_is_a_tool_error_and_the_server_goes_on(tmp_path):
+    async def body(session):
+        unknown = await session.call_tool("show", {"id": "0bad0bad"})
+        bad_range = await session.call_tool("summary", {"id": "not an id"})
+        after = await session.call_tool("run", {"command": "echo still here"})
+        return unknown, bad_range, after
+
+    unknown, bad_range, after = serve(tmp_path, body)
+    assert unknown.is_error
+    message = text_of(unknown)
+    assert "'0bad0bad'" in message and "\n" not in message.strip()
+    assert bad_range.is_error and "\n" not in text_of(bad_range).strip()
+    assert not after.is_error and text_of(after) == "still here\n"
+
+
+def test_timeout_kills_the_group(tmp_path, token):
+    async def body(session):
+        started = time.monotonic()
+        result = await session.call_tool("run", {"command": f"{token} sleep 100 & {token} sleep 100", "timeout_s": 1})
+        return result, time.monotonic() - started
+
+    result, elapsed = serve(tmp_path, body)
+    fields = result.structured_content
+    assert fields["timed_out"] is True and fields["exit_code"] == 124
+    assert elapsed < 8
+    assert text_of(result).endswith("[timed out after 1s]\n")
+    assert wait_until(lambda: not processes_with(token), 5), processes_with(token)
+
+
+def test_closing_the_client_mid_command_leaves_no_process(tmp_path, token):
+    async def body(session):
+        async with anyio.create_task_group() as group:
+            group.start_soon(session.call_tool, "run", {"command": f"{token} sleep 100 & {token} sleep 100"})
+            with anyio.fail_after(20):
+                while len(processes_with(token)) < 2:
+                    await anyio.sleep(0.05)
+            group.cancel_scope.cancel()
+
+    started = time.monotonic()
+    serve(tmp_path, body)
+    assert wait_until(lambda: not processes_with(token), 5), processes_with(token)
+    # The server stopped on its own when its stdin closed, before the
+    # client's 2 s escalation to SIGTERM.
+    assert time.monotonic() - started < 20
+
+
+CLIENT = textwrap.dedent(
+    """
+    import sys, anyio
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    async def main():
+        params = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:4], env={"XDG_CACHE_HOME": sys.argv[4]})
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                print("ready", flush=True)
+                await session.call_tool("run", {"command": sys.argv[5]})
+
+    anyio.run(main)
+    """
+)
+
+
+def test_a_killed_client_leaves_no_process(tmp_path, token):
+    client = subprocess.Popen(
+        [sys.executable, "-c", CLIENT, SERVER, "--spill-dir", str(tmp_path / "store"), str(tmp_path),
+         f"{token} sleep 100"],
+        stdout=subprocess.PIPE,
+        env=environment(),
+    )  # fmt: skip
+    try:
+        assert client.stdout.readline() == b"ready\n"
+        assert wait_until(lambda: len(processes_with(token)) == 1, 20)
+        client.kill()
+        client.wait(timeout=10)
+        assert wait_until(lambda: not processes_with(token), 5), processes_with(token)
+    finally:
+        client.kill()
+        client.wait(timeout=10)
+
+
+def test_cwd_root(tmp_path):
+    root = tmp_path / "root"
+    (root / "inside").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    os.symlink(tmp_path / "outside", root / "escape")
+
+    async def body(session):
+        default = await session.call_tool("run", {"command": "pwd"})
+        inside = await session.call_tool("run", {"command": "pwd", "cwd": "inside"})
+        outside = await session.call_tool("run", {"command": "pwd", "cwd": str(tmp_path / "outside")})
+        escape = await session.call_tool("run", {"command": "pwd", "cwd": "escape"})
+        return default, inside, outside, escape
+
+    default, inside, outside, escape = serve(tmp_path, body, "--cwd-root", str(root))
+    assert text_of(default) == f"{root}\n"
+    assert text_of(inside) == f"{root}/inside\n"
+    assert outside.is_error
+    assert text_of(outside) == f"cwd '{tmp_path}/outside' is outside --cwd-root '{root}'"
+    assert escape.is_error and text_of(escape) == f"cwd 'escape' is outside --cwd-root '{root}'"
+
+
+def test_bad_arguments_are_the_command_lines_errors(tmp_path):
+    bad = subprocess.run(
+        [SERVER, "--max", "1.5k"], capture_output=True, text=True, env=environment(**hermetic(tmp_path)), timeout=60
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("toolcap-mcp: ") and "'1.5k'" in bad.stderr and bad.stderr.count("\n") == 1
+    usage = subprocess.run([SERVER, "--no-such"], capture_output=True, text=True, env=environment(), timeout=60)
+    assert usage.returncode == 2 and "unrecognized arguments: --no-such" in usage.stderr
+
+
+def test_python_m_toolcap_mcp_is_the_same_server(tmp_path):
+    shown = subprocess.run(
+        [sys.executable, "-m", "toolcap.mcp", "--help"], capture_output=True, text=True, env=environment(), timeout=60
+    )
+    assert shown.returncode == 0 and shown.stdout.startswith("usage: toolcap-mcp ")
