@@ -13,7 +13,7 @@ use crate::format::{Format, FormatPlan};
 use crate::line_match::LineMatch;
 use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
-use crate::render::text::{CodexMarker, TextStyle};
+use crate::render::text::{CodexMarker, TextStyle, VerifiersCut};
 use crate::size::SizeOrPercent;
 use crate::transform::{Cleaning, FoldRules};
 
@@ -54,6 +54,9 @@ pub enum Style {
     Toolcap,
     /// The truncation the codex agent shows its models, byte for byte.
     Codex,
+    /// verifiers 0.4.0's `truncate_tool_output`, byte for byte, with its
+    /// `TOOL_OUTPUT_MAX_BYTES` set to the budget (README, "Harnesses").
+    Verifiers,
 }
 
 /// How to cap and render one stream. Start from [`Options::new`] (or
@@ -406,6 +409,9 @@ impl Options {
         if format != Format::Text && plan.text.codex.is_some() {
             return refuse("--style codex", "codex sets its own cuts");
         }
+        if format != Format::Text && plan.text.verifiers.is_some() {
+            return refuse("--style verifiers", "verifiers sets its own cuts");
+        }
         if matches!(format, Format::Json | Format::Diff | Format::Csv) && plan.keep.is_some() {
             let keep = if self.keep.is_empty() { "--keep-errors" } else { "--keep" };
             return refuse(keep, "kept lines would break records apart");
@@ -452,6 +458,18 @@ impl Options {
                 return Err(usage("--style codex shows one marker: it cannot be combined with --keep"));
             }
             // codex decodes the output as UTF-8 and cuts it at characters.
+            cleaning.utf8 = true;
+            budget.cut = CutMode::Bytes;
+            budget.escapes = false;
+        }
+        if let Some(verifiers) = &mut text.verifiers {
+            self.refuse_for_verifiers(keep.is_some())?;
+            // verifiers keeps max//2 bytes each side; the tail budget holds
+            // the rest, one byte more for an odd budget, so that a stream
+            // of exactly the budget is kept whole as verifiers keeps it
+            // (the renderer drops that byte from a cut tail).
+            verifiers.keep = budget.head;
+            // It encodes a str: invalid bytes have become U+FFFD already.
             cleaning.utf8 = true;
             budget.cut = CutMode::Bytes;
             budget.escapes = false;
@@ -537,12 +555,69 @@ impl Options {
                     None => CodexMarker::Chars,
                 })
             }
+            Style::Verifiers => None,
+        };
+        let verifiers = match self.style {
+            Style::Verifiers => {
+                if self.tokenizer != Tokenizer::Approx {
+                    return Err(usage(format!(
+                        "--style verifiers counts tokens as verifiers does (4 characters each): \
+                         it cannot be combined with --tokenizer {}",
+                        self.tokenizer.name()
+                    )));
+                }
+                let given = [
+                    ("--tokens", self.tokens.is_some()),
+                    ("--chars", self.chars.is_some()),
+                    ("--head", self.head.is_some()),
+                    ("--tail", self.tail.is_some()),
+                    ("--lines", self.lines.is_some()),
+                    ("--cut", self.cut.is_some()),
+                    ("--header", header.is_some()),
+                    ("--no-header", !self.header),
+                    ("--marker", marker.is_some()),
+                ];
+                if let Some((name, _)) = given.iter().find(|(_, given)| *given) {
+                    return Err(usage(format!(
+                        "--style verifiers sets its own budget, cuts and wording: it cannot be \
+                         combined with {name}"
+                    )));
+                }
+                // The keep is set from the budget by `plan_with`.
+                Some(VerifiersCut { keep: 0 })
+            }
+            _ => None,
         };
         Ok(TextStyle {
             header,
             marker,
             codex,
+            verifiers,
         })
+    }
+
+    /// What `--style verifiers` refuses besides the budget and the wording
+    /// (see [`Options::text_style`]): anything that changes the bytes
+    /// before the cut. `--utf8` is what verifiers does anyway.
+    fn refuse_for_verifiers(&self, keeps: bool) -> Result<(), Error> {
+        let cleaning = &self.cleaning;
+        let given = [
+            ("--keep", !self.keep.is_empty()),
+            ("--keep-errors", keeps),
+            ("--strip-ansi", cleaning.strip_ansi),
+            ("--collapse-cr", cleaning.collapse_cr),
+            ("--squeeze", cleaning.squeeze),
+            ("--fold", self.fold),
+            ("--binary summary", cleaning.binary_summary),
+            ("--max-line", cleaning.max_line.is_some()),
+        ];
+        match given.iter().find(|(_, given)| *given) {
+            Some((name, _)) => Err(usage(format!(
+                "--style verifiers shows the output as verifiers does: it cannot be combined \
+                 with {name}"
+            ))),
+            None => Ok(()),
+        }
     }
 
     fn keep_rules(&self, budget: &Budget) -> Result<Option<KeepRules>, Error> {

@@ -51,6 +51,7 @@ impl StreamReport {
         StreamReport {
             bytes: 0,
             lines: 0,
+            newlines: 0,
             tokens: 0,
             tokens_estimated: false,
             head: Vec::new(),
@@ -79,6 +80,8 @@ pub struct StreamReport {
     /// L: its number of `\n`, plus 1 if it is non-empty and does not end
     /// in `\n`.
     pub lines: u64,
+    /// Its number of `\n` (what `--style verifiers` counts lines by).
+    pub newlines: u64,
     /// The header's token count: ceil(n / 4), or with a real tokenizer its
     /// count of B.
     pub tokens: u64,

@@ -211,6 +211,7 @@ impl Stream {
         StreamReport {
             bytes,
             lines: captured.counters.lines(),
+            newlines: captured.counters.newlines(),
             tokens: captured
                 .tokens
                 .map_or(measure::approx_tokens(bytes), |total| total.tokens),

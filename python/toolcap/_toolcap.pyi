@@ -68,7 +68,7 @@ class CapOptions(TypedDict, total=False):
     """False: no warning header; a str: a header template (README, "Exact formats")."""
     marker: str | None
     """A marker template (README, "Exact formats")."""
-    style: Literal["toolcap", "codex"] | None
+    style: Literal["toolcap", "codex", "verifiers"] | None
     """The format of cut output."""
     clean: bool | None
     """strip_ansi, collapse_cr, squeeze, fold, utf8 and binary="summary": the

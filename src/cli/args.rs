@@ -325,7 +325,7 @@ struct Args {
     #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = STORE)]
     retain_size: Option<u64>,
 
-    /// Output format: toolcap, or codex (as the codex agent truncates)
+    /// Output format: toolcap, codex or verifiers (as those harnesses truncate)
     #[arg(
         long,
         value_enum,
@@ -337,7 +337,17 @@ struct Args {
                      '\u{2026}{C} chars truncated\u{2026}' ('\u{2026}{T} tokens truncated\u{2026}' \
                      under --tokens) and the characters that start within the last M - \
                      floor(M/2) bytes, with no newline added. Not with --head, --tail, --lines, \
-                     --cut, --keep, --header, --marker or --live. [default: toolcap]"
+                     --cut, --keep, --header, --marker or --live.\n\nverifiers: verifiers 0.4.0's \
+                     truncate_tool_output with TOOL_OUTPUT_MAX_BYTES = --max, byte for byte: the \
+                     output decoded as UTF-8 (invalid bytes become U+FFFD), unchanged within \
+                     --max bytes; else 'Warning: truncated output (original token count: \
+                     ceil(C/4))', 'Total output lines: {newlines + 1}', a blank line, the first \
+                     floor(M/2) bytes, '[... {n - 2*floor(M/2)} bytes truncated ...]' on its own \
+                     line and the last floor(M/2) bytes (less a character either cut splits). At \
+                     --max 0 or 1 both sides are empty. Only --max sets its budget; no cleaning, \
+                     --keep, --format, --header, --no-header, --marker or --live. --spill and \
+                     --store still save the output, without a word in the text. [default: \
+                     toolcap]"
     )]
     style: Option<StyleArg>,
 
@@ -735,6 +745,7 @@ impl From<TokenizerArg> for Tokenizer {
 enum StyleArg {
     Toolcap,
     Codex,
+    Verifiers,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -915,7 +926,9 @@ impl Args {
             (Some(arg), _) => arg,
             // Codex style counts as codex does: a default set for every run
             // must not refuse it.
-            (None, Some(_)) if matches!(self.style, Some(StyleArg::Codex)) => TokenizerArg::Approx,
+            (None, Some(_)) if matches!(self.style, Some(StyleArg::Codex | StyleArg::Verifiers)) => {
+                TokenizerArg::Approx
+            }
             (None, Some(value)) => value
                 .to_str()
                 .and_then(|name| TokenizerArg::from_str(name, false).ok())
@@ -965,6 +978,19 @@ impl Args {
                 );
             }
             options = options.style(Style::Codex);
+        }
+        if let Some(StyleArg::Verifiers) = self.style {
+            // The two that are not options of the library: the rest is
+            // refused where the options are checked.
+            for (name, given) in [("--live", self.live), ("--clean", self.clean)] {
+                if given {
+                    return Err(format!(
+                        "--style verifiers shows the output as verifiers does: it cannot be \
+                         combined with {name}"
+                    ));
+                }
+            }
+            options = options.style(Style::Verifiers);
         }
         if let Some(template) = self.header_template {
             options = options.header_template(template);

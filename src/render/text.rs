@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::template::{Field, Template, Values};
 use crate::capture::records::NAMED_FILES;
+use crate::cut::utf8::is_continuation;
 use crate::escape;
 use crate::measure::count_chars;
 use crate::report::{
@@ -87,6 +88,8 @@ pub(crate) struct TextStyle {
     pub(crate) marker: Option<Template>,
     /// `--style codex`.
     pub(crate) codex: Option<CodexMarker>,
+    /// `--style verifiers`.
+    pub(crate) verifiers: Option<VerifiersCut>,
 }
 
 impl TextStyle {
@@ -97,8 +100,19 @@ impl TextStyle {
                 .as_ref()
                 .is_some_and(|template| template.uses(Field::OmittedChars))
         };
-        self.codex == Some(CodexMarker::Chars) || uses(&self.header) || uses(&self.marker)
+        self.codex == Some(CodexMarker::Chars)
+            || self.verifiers.is_some()
+            || uses(&self.header)
+            || uses(&self.marker)
     }
+}
+
+/// `--style verifiers`: what verifiers 0.4.0's `truncate_tool_output`
+/// keeps of a text over its budget M.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct VerifiersCut {
+    /// floor(M/2): the bytes kept each side, less a character they split.
+    pub(crate) keep: u64,
 }
 
 /// What codex's marker counts.
@@ -132,6 +146,9 @@ pub(crate) fn write_stream(
     let Some(cut) = &report.cut else {
         return out.write_all(head);
     };
+    if let Some(verifiers) = layout.style.verifiers {
+        return write_verifiers(out, report, head, verifiers);
+    }
     if layout.header == HeaderPlace::Top {
         write_header(out, report, Some(cut), layout, true)?;
     }
@@ -419,6 +436,42 @@ fn diff_summary(out: &mut impl Write, diff: &DiffReport) -> io::Result<()> {
     out.write_all(&escape_for_marker(last))
 }
 
+/// verifiers' truncation of a stream B of n bytes over its budget M, with
+/// k = floor(M/2):
+/// 1. `Warning: truncated output (original token count: ceil(C/4))`, C
+///    being B's characters, and `Total output lines: {newlines + 1}` (a
+///    trailing newline counts as the start of one more line), a blank line;
+/// 2. B[0:k] less a character the cut splits (the capper's head);
+/// 3. `\n[... {n - 2k} bytes truncated ...]\n`, whatever the character
+///    cuts dropped;
+/// 4. B[n-k:n] less the continuation bytes it starts with. The capper's
+///    tail holds M - k bytes, one more than k for an odd M (see
+///    `Options::plan_with`): only its last k count.
+fn write_verifiers(
+    out: &mut impl Write,
+    report: &StreamReport,
+    head: &[u8],
+    verifiers: VerifiersCut,
+) -> io::Result<()> {
+    let keep = verifiers.keep;
+    write!(
+        out,
+        "Warning: truncated output (original token count: {})\nTotal output lines: {}\n\n",
+        report.chars.unwrap_or_default().div_ceil(4),
+        report.newlines + 1
+    )?;
+    out.write_all(head)?;
+    write!(
+        out,
+        "\n[... {} bytes truncated ...]\n",
+        report.bytes.saturating_sub(2 * keep)
+    )?;
+    let keep = usize::try_from(keep).unwrap_or(usize::MAX);
+    let tail = &report.tail[report.tail.len().saturating_sub(keep)..];
+    let split = tail.iter().take_while(|&&byte| is_continuation(byte)).count();
+    out.write_all(&tail[split..])
+}
+
 /// codex's marker, between its prefix and suffix.
 fn write_codex_marker(out: &mut impl Write, report: &StreamReport, codex: CodexMarker) -> io::Result<()> {
     match codex {
@@ -614,6 +667,7 @@ mod tests {
         StreamReport {
             bytes: 12,
             lines: 6,
+            newlines: 6,
             tokens: 3,
             tokens_estimated: false,
             head: b"a\nb\n".to_vec(),

@@ -24,4 +24,5 @@ mod real_profiles;
 mod spec_options;
 mod spill;
 mod units;
+mod verifiers;
 mod wrap;
