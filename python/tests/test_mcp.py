@@ -12,6 +12,7 @@ import sys
 import textwrap
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -179,8 +180,9 @@ def test_run_cut_show_lines_and_grep(tmp_path):
     assert text_of(part) == "".join(row(i) for i in range(1200, 1204))
     assert part.structured_content["truncated"] is False
     assert text_of(found) == "".join(f"{i}:{row(i)}" for i in (7, 40007, 80007, 120007, 160007))
-    assert text_of(near) == "".join(f"{i}:{row(i)}" for i in (40006, 40007, 40008)) + "--\n" + "".join(
-        f"{i}:{row(i)}" for i in (80006, 80007, 80008)
+    # As grep -n -C 1 prints them: context lines N-, groups apart --.
+    assert text_of(near) == (
+        f"40006-{row(40006)}40007:{row(40007)}40008-{row(40008)}--\n80006-{row(80006)}80007:{row(80007)}80008-{row(80008)}"
     )
     assert not none.is_error and text_of(none) == ""
     assert text_of(summary).startswith(f"[output {spill_id}: ") and "200,000 lines" in text_of(summary)
@@ -324,3 +326,63 @@ def test_python_m_toolcap_mcp_is_the_same_server(tmp_path):
         [sys.executable, "-m", "toolcap.mcp", "--help"], capture_output=True, text=True, env=environment(), timeout=60
     )
     assert shown.returncode == 0 and shown.stdout.startswith("usage: toolcap-mcp ")
+
+
+def readme_section(title):
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = text[text.index(f"\n## {title}\n") :]
+    return section[: section.index("\n## ", 1)]
+
+
+def indented_block(section, after):
+    """The indented code block that follows the line holding `after`."""
+    lines = section[section.index(after) :].split("\n")
+    blank = next(i for i, line in enumerate(lines) if not line.strip())
+    start = next(i for i, line in enumerate(lines) if i > blank and line.strip())
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    block = []
+    for line in lines[start:]:
+        if line.strip() and len(line) - len(line.lstrip()) < indent:
+            break
+        block.append(line[indent:])
+    return "\n".join(block).strip() + "\n"
+
+
+def test_the_readme_registrations_are_what_the_server_takes(tmp_path):
+    import json
+    import tomllib
+
+    from toolcap.mcp import parse_arguments
+
+    section = readme_section("MCP server")
+    claude = indented_block(section, "- Claude Code:")
+    assert claude == "claude mcp add toolcap -- toolcap-mcp --max 16k\n"
+    codex = tomllib.loads(indented_block(section, "- Codex CLI"))["mcp_servers"]["toolcap"]
+    gemini = json.loads(indented_block(section, "- Gemini CLI"))["mcpServers"]["toolcap"]
+    for server in (codex, gemini):
+        assert server["command"] == "toolcap-mcp"
+        options, root = parse_arguments(server["args"] + ["--spill-dir", str(tmp_path / "store")])
+        assert options["max"] == "16k" and options["clean"] is True and root is None
+    assert parse_arguments(claude.split()[6:] + ["--spill-dir", str(tmp_path / "s")])[0]["max"] == "16k"
+
+
+# 40,000 lines that differ in words, which no fold shortens: cut, one FAILED.
+WORDY_LOG = (
+    "w = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike'.split(); "
+    "[print('case', i, w[i % 13], w[i * 7 % 13], w[i * 3 % 11], 'FAILED' if i == 7777 else 'ok') for i in range(40000)]"
+)
+
+
+def test_the_readme_python_client_runs(tmp_path, capsys):
+    code = indented_block(readme_section("MCP server"), "- A plain MCP client in Python")
+    for old, new in [
+        ('command="toolcap-mcp", args=["--max", "16k"]',
+         f'command={SERVER!r}, args=["--max", "16k", "--spill-dir", {str(tmp_path / "store")!r}]'),
+        ('"cargo test"', repr(f"{sys.executable} -c \"{WORDY_LOG}\"")),
+    ]:  # fmt: skip
+        assert old in code
+        code = code.replace(old, new)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert re.search(r"\n7777:case 7777 [a-z ]+ FAILED\n\Z", printed), printed[-300:]
+    assert "Warning: truncated output" in printed

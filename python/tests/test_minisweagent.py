@@ -233,3 +233,20 @@ def test_extra_is_imported_only_by_its_module():
     """`import toolcap` works without mini-swe-agent: nothing else imports it."""
     code = "import sys, toolcap, toolcap.mcp; assert not any(m.startswith('minisweagent') for m in sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, env=environment(), timeout=60)
+
+
+def test_the_readme_config_makes_the_environment(mini, tmp_path):
+    import yaml
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = text[text.index("\n## mini-swe-agent\n") :]
+    block = section[section.index("    environment:") :].split("\n\n")[0]
+    config = yaml.safe_load("\n".join(line[4:] for line in block.split("\n")))
+    config["environment"]["cwd"] = str(tmp_path)
+    environments = importlib.import_module("minisweagent.environments")
+    env = environments.get_environment(config["environment"])
+    assert isinstance(env, mini["integration"].ToolcapEnvironment)
+    assert env.toolcap_options["max"] == "8k" and env.toolcap_options["profile"] == "pytest"
+    assert env.config.timeout == 60
+    assert env.execute({"command": "echo from the readme"})["output"] == "from the readme\n"

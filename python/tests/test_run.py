@@ -165,6 +165,40 @@ def test_keyboard_interrupt_kills_the_group_and_is_raised(interrupt, tmp_path, n
     assert alive_in_group(group) == []
 
 
+def test_cancel_set_from_another_thread_kills_the_group(needs_proc):
+    cancel = threading.Event()
+    timer = threading.Timer(0.3, cancel.set)
+    started = time.monotonic()
+    timer.start()
+    try:
+        result = toolcap.run("echo $$; sleep 60 & sleep 60 & wait", cancel=cancel, timeout=30)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 3
+    assert (result.exit_code, result.signal, result.timed_out) == (137, signal.SIGKILL, False)
+    group = int(result.text.split()[0])
+    deadline = time.monotonic() + 2
+    while alive_in_group(group) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert alive_in_group(group) == []
+    # Unset, it changes nothing.
+    assert toolcap.run("echo fine", cancel=threading.Event()).text == "fine\n"
+
+
+def test_cancel_must_have_is_set_and_its_errors_are_raised():
+    with pytest.raises(TypeError, match=r"^cancel must be an object with an is_set\(\) method \(a threading.Event\), not int$"):
+        toolcap.run("true", cancel=3)
+
+    class Broken:
+        def is_set(self):
+            raise LookupError("no flag here")
+
+    started = time.monotonic()
+    with pytest.raises(LookupError, match="no flag here"):
+        toolcap.run("sleep 60", cancel=Broken())
+    assert time.monotonic() - started < 3
+
+
 def test_input_is_the_commands_stdin():
     data = b"".join(b"input line %d\n" % i for i in range(100_000))
     result = toolcap.run("cat", input=data, max=200)

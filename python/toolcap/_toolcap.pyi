@@ -13,7 +13,7 @@ import builtins
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, TypedDict, final
+from typing import Any, Literal, Protocol, TypedDict, final
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -147,6 +147,12 @@ class RunOptions(CapOptions, total=False):
     without FORCE_COLOR and CLICOLOR_FORCE."""
     status: bool | None
     """False: no [exit status: N] line after the output."""
+
+class Cancel(Protocol):
+    """What `run` takes as `cancel`: a threading.Event, or any object with
+    an `is_set()` method."""
+
+    def is_set(self) -> builtins.bool: ...
 
 class ExitReport(TypedDict):
     """How the command ended, as the JSON report's `exit` says it."""
@@ -302,6 +308,7 @@ def run(
     cwd: Path | None = None,
     env: Mapping[str, str] | Mapping[bytes, bytes] | None = None,
     input: str | bytes | bytearray | memoryview | None = None,
+    cancel: Cancel | None = None,
     **options: Unpack[RunOptions],
 ) -> RunResult:
     """Runs a command and caps what it prints (stdout and stderr merged, by
@@ -317,6 +324,11 @@ def run(
     Nothing process-wide changes: no signal handler, no subreaper, no
     terminal handover. The GIL is released while the command runs. A
     KeyboardInterrupt (Ctrl-C) kills the command's group and is re-raised.
+    `cancel` (a threading.Event, or any object with an `is_set()` method) is
+    asked every 50 ms: once it is set, the group is killed with SIGKILL and
+    the run returns as for any killed command (signal 9, exit_code 137), so
+    that another thread can stop a run; an exception from `is_set()` kills
+    the group too and is raised.
 
     A command that cannot be found or executed is not an exception: as in a
     shell, exit_code is 127 or 126, and `problems` says why. Raises
