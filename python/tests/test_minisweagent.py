@@ -227,6 +227,9 @@ def test_options_from_the_config(mini):
         mini["integration"]._options({"timeout": 5})
     with pytest.raises(ValueError, match="toolcap total must be a positive"):
         mini["integration"]._options({"total": 0})
+    # toolcap's own message, when the environment is made.
+    with pytest.raises(ValueError, match="'1.5k'"):
+        mini["integration"].ToolcapEnvironment(toolcap={"max": "1.5k"})
 
 
 def test_extra_is_imported_only_by_its_module():

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import toolcap
 
-from ._recipe import AGENT_RECIPE
+from ._recipe import AGENT_RECIPE, check
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -104,7 +104,7 @@ def parse_arguments(argv: "list[str]") -> "tuple[dict[str, Any], Optional[str]]"
     for name in FLAG_OPTIONS:
         parser.add_argument(f"--{name}", action="store_true", default=None)
     parser.add_argument("--header", metavar="TEMPLATE")
-    parser.add_argument("--no-header", dest="header", action="store_false")
+    parser.add_argument("--no-header", dest="header", action="store_false", default=None)
     parser.add_argument("--no-status", dest="status", action="store_false", default=None)
     parser.add_argument(
         "--spill-dir", metavar="DIR", help="the store to keep full outputs in (default: the default store)"
@@ -127,10 +127,8 @@ def parse_arguments(argv: "list[str]") -> "tuple[dict[str, Any], Optional[str]]"
         if not os.path.isdir(cwd_root):
             raise UsageError(f"--cwd-root '{cwd_root}' is not a directory")
         cwd_root = os.path.realpath(cwd_root)
-    # The command line's own parser is the one place that checks options:
-    # one run of a command that does nothing asks it, before any client does.
     try:
-        toolcap.run(["/bin/sh", "-c", ":"], **options)
+        check(options)
     except ValueError as err:
         raise UsageError(str(err)) from None
     return options, cwd_root

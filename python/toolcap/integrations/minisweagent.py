@@ -21,7 +21,7 @@ from minisweagent.environments.local import LocalEnvironment, LocalEnvironmentCo
 
 import toolcap
 
-from .._recipe import AGENT_RECIPE
+from .._recipe import AGENT_RECIPE, check
 
 MINI_LIMIT = 9_999
 """The longest output (characters) that mini's default observation
@@ -131,6 +131,7 @@ class ToolcapEnvironment(LocalEnvironment):
     def __init__(self, *, config_class: type = ToolcapEnvironmentConfig, **kwargs: Any):
         super().__init__(config_class=config_class, **kwargs)
         self.toolcap_options, self.total = _options(self.config.toolcap)
+        check(self.toolcap_options)
 
     def execute(self, action: dict, cwd: str = "", *, timeout: Optional[int] = None) -> "dict[str, Any]":
         command = action.get("command", "")
