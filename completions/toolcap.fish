@@ -13,6 +13,8 @@ bytes\t''"
 complete -c toolcap -l spill -d 'Save every input byte to FILE (created 0600 or truncated)' -r -F
 complete -c toolcap -l spill-dir -d 'Save the full input in the spill store DIR; kept only if cut' -r -F
 complete -c toolcap -l show -d 'Print a stored output byte for byte (ID: any unique prefix)' -r
+complete -c toolcap -l grep -d 'With --show: only the lines matching REGEX, each as NUMBER:LINE' -r
+complete -c toolcap -l context -d 'With --grep: N lines of context around each match, as grep -C N' -r
 complete -c toolcap -l summary -d 'Print one line that stands for a stored output' -r
 complete -c toolcap -l retain -d 'Keep at most N outputs in the store [default: 200]' -r
 complete -c toolcap -l retain-size -d 'Keep at most SIZE of outputs in the store [default: 1Gi]' -r

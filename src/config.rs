@@ -129,13 +129,19 @@ pub enum Mode {
 pub enum StoreCommand {
     /// `--list`: the outputs, newest first.
     List,
-    /// `--show ID [--lines A:B]`: an output, byte for byte, or its lines A
-    /// to B.
+    /// `--show ID [--lines A:B] [--grep PATTERN [--context N]]`: an
+    /// output, byte for byte, or its lines A to B; or, when `capped` or
+    /// with `grep`, that view capped by [`Config::options`] (see
+    /// [`show_view`](crate::show_view)).
     Show {
         /// Any unique prefix of the id.
         id: String,
         /// 1-based, inclusive.
         lines: Option<(u64, u64)>,
+        /// `--grep`: only the lines that match, numbered.
+        grep: Option<Grep>,
+        /// Cap the view (a budget was given); a view with `grep` always is.
+        capped: bool,
     },
     /// `--summary ID`: one line that stands for the output.
     Summary {
@@ -144,6 +150,27 @@ pub enum StoreCommand {
     },
     /// `--prune`: apply retention now.
     Prune,
+}
+
+/// `--grep PATTERN [--context N]` of `--show`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Grep {
+    /// A regex in `--keep`'s syntax, matched against each line without
+    /// its line end.
+    pub pattern: String,
+    /// `--context`: lines shown before and after each matching line.
+    pub context: u64,
+}
+
+impl Grep {
+    /// The lines matching `pattern`, without context.
+    pub fn new(pattern: impl Into<String>) -> Grep {
+        Grep {
+            pattern: pattern.into(),
+            context: 0,
+        }
+    }
 }
 
 /// How wrap mode runs the command. Start from [`WrapConfig::new`].

@@ -89,7 +89,8 @@ unix_only! {
     mod transform;
 
     pub use config::{
-        Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Mode, StderrMode, StoreCommand, WrapConfig,
+        Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Grep, Mode, StderrMode, StoreCommand,
+        WrapConfig,
     };
     pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
     pub use cut::CutMode;
@@ -100,7 +101,7 @@ unix_only! {
     pub use render::{Rendered, render, render_run};
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
     pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
-    pub use run::{run, run_command, store_summary};
+    pub use run::{StoredView, run, run_command, show_view, store_list, store_summary};
     pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
     pub use source::Input;
     pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
@@ -226,6 +227,7 @@ unix_only! {
                 problems: problems.errors,
                 warnings: problems.warnings,
                 profile: self.profile,
+                no_match: false,
             }
         }
     }

@@ -381,6 +381,23 @@ impl Options {
         self
     }
 
+    /// These options without `--keep`, `--keep-errors`, `--fold` and
+    /// `--fold-pattern`: for a view that is already a choice of lines
+    /// (`--show --grep`).
+    pub(crate) fn without_line_picks(mut self) -> Options {
+        self.keep.clear();
+        self.keep_errors = false;
+        self.fold = false;
+        self.fold_patterns.clear();
+        self
+    }
+
+    /// Whether the marker's wording is the user's (`--marker`) or
+    /// codex's (`--style codex`).
+    pub(crate) fn has_own_marker(&self) -> bool {
+        self.marker_template.is_some() || self.style == Style::Codex
+    }
+
     pub(crate) fn has_header(&self) -> bool {
         self.header
     }
@@ -815,7 +832,7 @@ fn usage(message: impl Into<String>) -> Error {
 }
 
 /// A pattern `option` was given that does not compile.
-fn invalid_pattern(pattern: &str, option: &str, err: &regex::Error) -> Error {
+pub(crate) fn invalid_pattern(pattern: &str, option: &str, err: &regex::Error) -> Error {
     // The regex crate explains over several lines; its last says what is
     // wrong.
     let why = err.to_string();

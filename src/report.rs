@@ -29,6 +29,9 @@ pub struct Report {
     pub warnings: Vec<Problem>,
     /// The profile whose options the run used (`--profile`).
     pub profile: Option<String>,
+    /// `--show ID --grep`: no line matched, so nothing was printed (the
+    /// command line exits 1, as grep does).
+    pub no_match: bool,
 }
 
 impl Report {
@@ -42,6 +45,7 @@ impl Report {
             problems: Vec::new(),
             warnings: Vec::new(),
             profile: None,
+            no_match: false,
         }
     }
 }

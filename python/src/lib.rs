@@ -1,5 +1,6 @@
 //! The native module of the Python package, `toolcap._toolcap`: `cap`,
-//! `Capper`, `run` and `summary` over the toolcap library, and `main`, the
+//! `Capper`, `run`, and the store's `summary`, `show` and `list_outputs`
+//! over the toolcap library, and `main`, the
 //! command line itself, which the package's `toolcap` command runs.
 //!
 //! Options arrive as keyword arguments, are spelled as the command line's
@@ -872,25 +873,116 @@ fn environment(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>
     Ok(env)
 }
 
-/// The line `toolcap --summary ID` prints, for an output of the store.
-#[pyfunction]
-#[pyo3(signature = (id, *, store=None))]
-fn summary(py: Python<'_>, id: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-    let dir = match store {
-        Some(dir) if !dir.is_instance_of::<PyBool>() => PathBuf::from(os_value("store", dir)?),
-        Some(dir) if !dir.is_truthy()? => {
-            return Err(PyValueError::new_err(
-                "summary() needs a store: store=True or a path",
-            ));
-        }
+/// The store a store function of the API reads: the default one (`store`
+/// None or True), or the directory `store` names.
+fn store_dir(function: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<PathBuf> {
+    match store {
+        Some(dir) if !dir.is_instance_of::<PyBool>() => Ok(PathBuf::from(os_value("store", dir)?)),
+        Some(dir) if !dir.is_truthy()? => Err(PyValueError::new_err(format!(
+            "{function}() needs a store: store=True or a path"
+        ))),
         _ => StoreTarget::default_dir(|name| std::env::var_os(name)).ok_or_else(|| {
             PyValueError::new_err(
                 "the default store needs a home: set HOME or XDG_CACHE_HOME, or give store=PATH",
             )
-        })?,
-    };
-    let target = StoreTarget::new(dir);
+        }),
+    }
+}
+
+/// The line `toolcap --summary ID` prints, for an output of the store.
+#[pyfunction]
+#[pyo3(signature = (id, *, store=None))]
+fn summary(py: Python<'_>, id: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    let target = StoreTarget::new(store_dir("summary", store)?);
     py.detach(|| toolcap::store_summary(&target, id))
+        .map_err(error)
+}
+
+/// The capping options `show` does not take: its view is never spilled,
+/// and `lines` is its own range.
+const NOT_FOR_SHOW: &[&str] = &["lines", "spill", "store", "retain", "retain_size"];
+
+/// The capped view of a stored output, as `toolcap --show ID` prints it
+/// given a budget: its lines `lines` ("A:B"), or with `grep` only its
+/// matching lines, numbered (and `context` lines around each).
+#[pyfunction]
+#[pyo3(signature = (id, *, lines=None, grep=None, context=None, store=None, **options))]
+fn show(
+    py: Python<'_>,
+    id: &Bound<'_, PyAny>,
+    lines: Option<&Bound<'_, PyAny>>,
+    grep: Option<&Bound<'_, PyAny>>,
+    context: Option<&Bound<'_, PyAny>>,
+    store: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<CapResult>> {
+    if let Some(options) = options {
+        for name in options.keys() {
+            let name: String = name.extract()?;
+            if NOT_FOR_SHOW.contains(&name.as_str()) {
+                return Err(PyTypeError::new_err(format!(
+                    "show() got an unexpected keyword argument '{name}'"
+                )));
+            }
+        }
+    }
+    let mut argv = arguments("show", options, &[CAP_OPTIONS])?;
+    if !id.is_instance_of::<PyString>() {
+        return Err(expected("id", "a str", id));
+    }
+    let with_value = |flag: &str, text: OsString| {
+        let mut argument = OsString::from(flag);
+        argument.push("=");
+        argument.push(text);
+        argument
+    };
+    argv.push(with_value("--show", word("id", id)?));
+    for (name, flag, value) in [
+        ("lines", "--lines", lines),
+        ("grep", "--grep", grep),
+        ("context", "--context", context),
+    ] {
+        if let Some(value) = value.filter(|value| !value.is_none()) {
+            argv.push(with_value(flag, word(name, value)?));
+        }
+    }
+    argv.push(with_value(
+        "--spill-dir",
+        store_dir("show", store)?.into_os_string(),
+    ));
+    let config = parse(argv)?;
+    let view = py.detach(|| toolcap::show_view(&config)).map_err(error)?;
+    let fields = json_dict(py, &view.rendered.json)?;
+    Py::new(py, CapResult::new(py, &view.rendered.output, fields))
+}
+
+/// What `toolcap --list` prints: a line for each of the newest `limit`
+/// outputs of the store, newest first.
+#[pyfunction]
+#[pyo3(signature = (limit=None, *, store=None))]
+fn list_outputs(
+    py: Python<'_>,
+    limit: Option<&Bound<'_, PyAny>>,
+    store: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let limit = match limit.filter(|limit| !limit.is_none()) {
+        None => None,
+        Some(limit) => {
+            let count = if limit.is_instance_of::<PyInt>() && !limit.is_instance_of::<PyBool>() {
+                limit.extract::<i128>()?
+            } else {
+                return Err(expected("limit", "an int", limit));
+            };
+            if count < 0 {
+                return Err(PyValueError::new_err(format!(
+                    "invalid limit {count}: expected a whole number of outputs, 0 or more"
+                )));
+            }
+            Some(usize::try_from(count).unwrap_or(usize::MAX))
+        }
+    };
+    let target = StoreTarget::new(store_dir("list_outputs", store)?);
+    py.detach(|| toolcap::store_list(&target, limit))
         .map_err(error)
 }
 
@@ -923,6 +1015,8 @@ fn _toolcap(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(cap, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(summary, module)?)?;
+    module.add_function(wrap_pyfunction!(show, module)?)?;
+    module.add_function(wrap_pyfunction!(list_outputs, module)?)?;
     module.add_function(wrap_pyfunction!(main, module)?)?;
     module.add_class::<StreamResult>()?;
     module.add_class::<CapResult>()?;

@@ -349,6 +349,48 @@ def summary(id: str, *, store: bool | Path | None = None) -> str:
     ValueError for an unknown or ambiguous id, or a store that is refused.
     """
 
+def show(
+    id: str,
+    *,
+    lines: str | None = None,
+    grep: str | None = None,
+    context: int | None = None,
+    store: bool | Path | None = None,
+    **options: Any,
+) -> Result:
+    """The capped view of a stored output: exactly what `toolcap --show ID`
+    prints given a budget, as a Result (`spill_id` is the output's id when
+    the view was cut; `omitted_lines` are the stored output's lines).
+
+    `id` is any unique prefix of a `spill_id`; `store` the store that holds
+    it (the default one for None or True, or a directory). `lines` ("A:B",
+    1-based, inclusive) limits the view to those lines. With `grep` (a
+    regex in `keep`'s syntax) the view is only the matching lines, each
+    after its number and ":" ("1234:FAILED test_x"); `context` adds that
+    many lines around each match, numbered "1233-" with "--" between groups
+    that are not adjacent, as grep -n -C prints them. The view is capped by
+    `options`, the options of `cap` but `lines`, `spill`, `store`, `retain`
+    and `retain_size` (the default budget, 10k, when none is given; `keep`,
+    `keep_errors` and `fold` do not apply to a `grep` view); the marker of a
+    cut `grep` view says how many matching lines were left out and which
+    stored lines they span.
+
+    No matching line: a Result with an empty text (`lines` 0), where the
+    command line exits 1. Raises ValueError, with the command line's
+    one-line message, for an unknown or ambiguous id, a bad range, a bad
+    pattern or a bad option, or a store that is refused.
+    """
+
+def list_outputs(limit: int | None = None, *, store: bool | Path | None = None) -> str:
+    """What `toolcap --list` prints: a line for each of the newest `limit`
+    outputs of the store (all of them for None), newest first, such as
+
+        3f2a9c1b  2026-12-01T23:45:25Z         74,880 bytes       1,204 lines  cargo test
+
+    `store` as for `show`. An empty str when there is no store. Raises
+    ValueError for a negative limit or a store that is refused.
+    """
+
 def main() -> int:
     """The toolcap command line, on sys.argv: what the `toolcap` command
     runs. Returns its exit status."""

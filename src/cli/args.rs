@@ -12,7 +12,7 @@ use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEn
 
 use super::profile;
 use crate::{
-    Binary, Config, CutMode, Format, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
+    Binary, Config, CutMode, Format, Grep, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
     StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count, parse_duration, parse_size,
     parse_size_or_percent,
 };
@@ -83,6 +83,10 @@ Filter mode: 0 success (also when stdout was closed early); 1 a FILE could \
 not be read, the spill file failed, or stdout could not be written; 2 usage \
 error; 128+N when signal N (SIGINT, SIGTERM, SIGHUP) interrupted the \
 reading: what was read is still capped and printed.
+
+Store commands (--list, --show, --summary, --prune): 0 success; 1 no such \
+output, a store refused or unreadable, or --show --grep found no matching \
+line; 2 usage error.
 
 Wrap mode: the command's own status; 128+N when it was killed by signal N; \
 124 on --timeout; 126 when it cannot be executed; 127 when it is not found; \
@@ -296,9 +300,39 @@ struct Args {
         help_heading = STORE,
         group = "store_command",
         long_help = "Print the stored output ID (any unique prefix of its id) byte for byte; with \
-                     --lines A:B, only its lines A to B (1-based, inclusive)."
+                     --lines A:B, only its lines A to B (1-based, inclusive). Given a budget \
+                     (--max, --tokens, --chars, --head or --tail) or --grep, the view is capped \
+                     like any output, its marker naming the stored output's lines left out."
     )]
     show: Option<String>,
+
+    /// With --show: only the lines matching REGEX, each as NUMBER:LINE
+    #[arg(
+        long,
+        value_name = "REGEX",
+        help_heading = STORE,
+        long_help = "With --show: print only the lines of the stored output that match REGEX \
+                     (--keep's syntax, matched without the line end), in order, each after its \
+                     1-based line number and ':' (1234:LINE); with --lines A:B, only lines A to \
+                     B are searched. The result is capped like any output (the default budget \
+                     when none is given; --keep and --fold do not apply to it); its marker says \
+                     how many matching lines were left out and which lines they span. No \
+                     matching line: nothing is printed, exit status 1, as grep.\n\nExample: \
+                     toolcap --show 3f9a --grep 'FAILED|panicked' --context 2"
+    )]
+    grep: Option<String>,
+
+    /// With --grep: N lines of context around each match, as grep -C N
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_count,
+        help_heading = STORE,
+        long_help = "With --grep: also print the N lines before and after each matching line, as \
+                     grep -C N does: a context line is NUMBER-LINE (1233-LINE), and a line '--' \
+                     separates groups that are not adjacent. [default: 0]"
+    )]
+    context: Option<u64>,
 
     /// Print one line that stands for a stored output
     #[arg(
@@ -1045,11 +1079,29 @@ impl Args {
             StoreTarget::default_dir(env)
                 .ok_or("--store needs a home for the default store: set HOME or XDG_CACHE_HOME")
         };
+        if self.grep.is_none() && self.context.is_some() {
+            return Err("--context needs --grep (and --show ID)".into());
+        }
+        if self.show.is_none() && self.grep.is_some() {
+            return Err("--grep is for --show ID: it searches a stored output".into());
+        }
+        let budget_given = self.max.is_some()
+            || self.tokens.is_some()
+            || self.chars.is_some()
+            || self.head.is_some()
+            || self.tail.is_some();
+        let grep = self.grep.map(|pattern| {
+            let mut grep = Grep::new(pattern);
+            grep.context = self.context.unwrap_or(0);
+            grep
+        });
         let store_command = match (self.list, self.show, self.summary, self.prune) {
             (true, ..) => Some(StoreCommand::List),
             (_, Some(id), ..) => Some(StoreCommand::Show {
                 id,
                 lines: show_lines,
+                grep,
+                capped: budget_given,
             }),
             (_, _, Some(id), _) => Some(StoreCommand::Summary { id }),
             (.., true) => Some(StoreCommand::Prune),
@@ -1125,6 +1177,8 @@ impl Args {
                 );
             }
             let mut config = Config::new(Mode::Store(command));
+            // What a capped --show view is capped by.
+            config.options = options;
             config.spill = spill;
             return Ok(config);
         }

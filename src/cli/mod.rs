@@ -103,6 +103,8 @@ fn exit_status(report: &Report, own_failure: u8) -> u8 {
         _ => match report.interrupted_by {
             Some(signal) => signal_status(signal),
             None if failed => own_failure,
+            // As grep: no line matched.
+            None if report.no_match => EXIT_FAILURE,
             None => 0,
         },
     }

@@ -73,6 +73,7 @@ pub(super) fn run<W: Close>(
         problems: problems.errors,
         warnings: problems.warnings,
         profile,
+        no_match: false,
     })
 }
 

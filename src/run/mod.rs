@@ -8,6 +8,7 @@
 mod filter;
 mod sniff;
 mod store;
+mod view;
 mod wrap;
 
 use std::io;
@@ -22,7 +23,8 @@ use crate::spill;
 use wrap::Effects;
 
 pub(crate) use sniff::Sniff;
-pub use store::store_summary;
+pub use store::{show_view, store_list, store_summary};
+pub use view::StoredView;
 
 /// Runs toolcap as the command line does: reads the inputs or runs the
 /// command, writes the capped output to stdout (and a separate stderr to
@@ -50,9 +52,7 @@ pub use store::store_summary;
 pub fn run(config: &Config) -> Result<Report, Error> {
     config.output_conflict()?;
     if let Mode::Store(command) = &config.mode {
-        let mut report = Report::empty();
-        report.warnings = store::run(config, command)?;
-        return Ok(report);
+        return store::run(config, command);
     }
     let mut report = run_streams(config, Effects::ProcessWide)?;
     if config.json {

@@ -5,7 +5,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use crate::config::{Config, StoreCommand};
+use crate::config::{Config, Mode, StoreCommand};
+use crate::report::Report;
+use super::view::{self, StoredView};
 use crate::error::{Error, Problem};
 use crate::sink::Sink;
 use crate::source::child::is_shell;
@@ -27,8 +29,18 @@ fn existing(target: &StoreTarget) -> Result<(PathBuf, Option<Store>), Error> {
     Ok((dir, store))
 }
 
-/// Runs a store command; returns its warnings (manifest lines skipped).
-pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem>, Error> {
+/// Runs a store command; its report has only its warnings (manifest
+/// lines skipped) and, for `--show --grep`, whether nothing matched.
+pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Report, Error> {
+    let mut report = Report::empty();
+    let (warnings, no_match) = run_command(config, command)?;
+    report.warnings = warnings;
+    report.no_match = no_match;
+    Ok(report)
+}
+
+/// [`run`]: the warnings, and whether a `--grep` matched nothing.
+fn run_command(config: &Config, command: &StoreCommand) -> Result<(Vec<Problem>, bool), Error> {
     let Some(SpillTarget::Store(target)) = &config.spill else {
         return Err(Error::Usage(
             "the store commands need a store: --store or --spill-dir DIR".into(),
@@ -38,7 +50,7 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
     let Some(store) = store else {
         return match command {
             // Nothing was stored there: nothing to list or prune.
-            StoreCommand::List | StoreCommand::Prune => Ok(Vec::new()),
+            StoreCommand::List | StoreCommand::Prune => Ok((Vec::new(), false)),
             StoreCommand::Show { id, .. } | StoreCommand::Summary { id } => Err(no_store(id, &dir)),
         };
     };
@@ -46,7 +58,7 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
         store
             .prune(target.retain, target.retain_bytes, &[])
             .map_err(|err| Error::Store(format!("cannot prune the spill store: {err}")))?;
-        return Ok(Vec::new());
+        return Ok((Vec::new(), false));
     }
     let entries = entries_of(&store)?;
     let warnings = entries
@@ -60,12 +72,24 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
         })
         .collect();
     let mut out = Sink::stdout();
+    let mut no_match = false;
     let written = match command {
-        StoreCommand::List => list(&entries.outputs, &mut out),
-        StoreCommand::Show { id, lines } => {
+        StoreCommand::List => list(&entries.outputs, None, &mut out),
+        StoreCommand::Show {
+            id,
+            lines,
+            grep,
+            capped,
+        } => {
             let entry = find(&store, &entries.outputs, id)?;
-            show(&store.path_of(entry), *lines, &mut out)?;
-            Ok(())
+            if *capped || grep.is_some() {
+                let view = view::capped(config, &store.path_of(entry), &entry.id, *lines, grep.as_ref())?;
+                no_match = view.matches == Some(0);
+                out.write_all(&view.rendered.output)
+            } else {
+                show(&store.path_of(entry), *lines, &mut out)?;
+                Ok(())
+            }
         }
         StoreCommand::Summary { id } => {
             let entry = find(&store, &entries.outputs, id)?;
@@ -78,7 +102,7 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Vec<Problem
         Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
             Err(Error::io("cannot write to stdout")(err))
         }
-        _ => Ok(warnings),
+        _ => Ok((warnings, no_match)),
     }
 }
 
@@ -111,9 +135,10 @@ fn find<'a>(store: &Store, outputs: &'a [Entry], prefix: &str) -> Result<&'a Ent
     }
 }
 
-/// One row per output, newest first: id, time, size, lines, command.
-fn list(outputs: &[Entry], out: &mut impl Write) -> io::Result<()> {
-    for entry in outputs.iter().rev() {
+/// One row per output, newest first (the newest `limit` only, if given):
+/// id, time, size, lines, command.
+fn list(outputs: &[Entry], limit: Option<usize>, out: &mut impl Write) -> io::Result<()> {
+    for entry in outputs.iter().rev().take(limit.unwrap_or(usize::MAX)) {
         writeln!(
             out,
             "{}  {}  {:>13} bytes  {:>10} lines  {}",
@@ -177,6 +202,53 @@ pub fn store_summary(store: &StoreTarget, id: &str) -> Result<String, Error> {
     };
     let entries = entries_of(&opened)?;
     Ok(summary(find(&opened, &entries.outputs, id)?, &dir))
+}
+
+/// What `toolcap --list` prints: a line for each of the newest `limit`
+/// outputs of the store (all of them when `None`), newest first; nothing
+/// when there is no store.
+///
+/// # Errors
+///
+/// As [`store_summary`], but for the id.
+pub fn store_list(store: &StoreTarget, limit: Option<usize>) -> Result<String, Error> {
+    let (_, opened) = existing(store)?;
+    let Some(opened) = opened else {
+        return Ok(String::new());
+    };
+    let entries = entries_of(&opened)?;
+    let mut text = Vec::new();
+    list(&entries.outputs, limit, &mut text).map_err(Error::io("cannot list the store"))?;
+    // Every part of a row is UTF-8: ids, times, numbers, escaped commands.
+    Ok(String::from_utf8_lossy(&text).into_owned())
+}
+
+/// The capped view of a stored output that `--show` prints given a budget
+/// or `--grep` (`config.mode` is [`StoreCommand::Show`]; it is capped
+/// whether or not `capped` is set): the output (or its lines A to B, or
+/// with `grep` only its matching lines, each after its number and `:`)
+/// capped by `config.options`, its marker naming the stored output's
+/// lines. No matching line: an empty text and `matches` of `Some(0)`.
+///
+/// # Errors
+///
+/// As [`store_summary`]; [`Error::Usage`] for a `--grep` pattern that
+/// is not a regex, or contradicting options; [`Error::Io`] when the
+/// stored output cannot be read.
+pub fn show_view(config: &Config) -> Result<StoredView, Error> {
+    let Mode::Store(StoreCommand::Show { id, lines, grep, .. }) = &config.mode else {
+        return Err(Error::Usage("show_view needs a --show ID configuration".into()));
+    };
+    let Some(SpillTarget::Store(target)) = &config.spill else {
+        return Err(Error::Usage("--show needs a store: --store or --spill-dir DIR".into()));
+    };
+    let (dir, store) = existing(target)?;
+    let Some(store) = store else {
+        return Err(no_store(id, &dir));
+    };
+    let entries = entries_of(&store)?;
+    let entry = find(&store, &entries.outputs, id)?;
+    view::capped(config, &store.path_of(entry), &entry.id, *lines, grep.as_ref())
 }
 
 /// `[output {id}: {bytes} bytes, {lines} lines, exit {status}, {command};

@@ -218,5 +218,6 @@ fn finish<W: Close>(
         problems: problems.errors,
         warnings: problems.warnings,
         profile: None,
+        no_match: false,
     }
 }
