@@ -46,10 +46,10 @@ FLAG_OPTIONS = (
     "pretty", "plain-env",
 )  # fmt: skip
 # What `show` applies of the server's options: the budget and its wording.
-# Cleaning or keeping would change the raw lines that `show` promises.
+# Cleaning or keeping would change the raw lines that `show` promises; the
+# line budget (--lines) is left out, as show's `lines` is its range.
 SHOW_OPTIONS = (
-    "max", "head", "tail", "lines", "tokens", "tokenizer", "count_limit", "chars",
-    "cut", "header", "marker",
+    "max", "head", "tail", "tokens", "tokenizer", "count_limit", "chars", "cut", "header", "marker",
 )  # fmt: skip
 
 RUN_DESCRIPTION = """Run a shell command (/bin/sh -c) and return what it printed, stdout and stderr merged.
