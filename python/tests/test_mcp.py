@@ -41,6 +41,13 @@ def test_case(case):
 """
 
 
+# 40,000 lines that differ in words, which no fold shortens: cut, one FAILED.
+WORDY_LOG = (
+    "w = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike'.split(); "
+    "[print('case', i, w[i % 13], w[i * 7 % 13], w[i * 3 % 11], 'FAILED' if i == 7777 else 'ok') for i in range(40000)]"
+)
+
+
 def hermetic(tmp_path):
     """The server's environment: a config and a cache of the test's own."""
     return {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
@@ -190,14 +197,15 @@ def test_run_cut_show_lines_and_grep(tmp_path):
 
 
 def test_show_of_a_20_mb_output_is_capped(tmp_path):
-    make = "yes 'a line of the twenty megabyte log, with nothing to fold in it' | head -c 20000000; echo; echo the end"
+    # 20 MB of lines that differ in words, which no cleaning shortens.
+    make = f"{sys.executable} -c \"{WORDY_LOG.replace('40000', '620000')}\"; echo the end"
 
     async def body(session):
         ran = await session.call_tool("run", {"command": make})
         whole = await session.call_tool("show", {"id": ran.structured_content["spill_id"]})
         return ran, whole
 
-    ran, whole = serve(tmp_path, body, "--no-recipe")
+    ran, whole = serve(tmp_path, body)
     assert ran.structured_content["bytes"] > 20_000_000
     text = text_of(whole)
     assert whole.structured_content["truncated"] is True
@@ -364,13 +372,6 @@ def test_the_readme_registrations_are_what_the_server_takes(tmp_path):
         options, root = parse_arguments(server["args"] + ["--spill-dir", str(tmp_path / "store")])
         assert options["max"] == "16k" and options["clean"] is True and root is None
     assert parse_arguments(claude.split()[6:] + ["--spill-dir", str(tmp_path / "s")])[0]["max"] == "16k"
-
-
-# 40,000 lines that differ in words, which no fold shortens: cut, one FAILED.
-WORDY_LOG = (
-    "w = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike'.split(); "
-    "[print('case', i, w[i % 13], w[i * 7 % 13], w[i * 3 % 11], 'FAILED' if i == 7777 else 'ok') for i in range(40000)]"
-)
 
 
 def test_the_readme_python_client_runs(tmp_path, capsys):

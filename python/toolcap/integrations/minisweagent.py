@@ -133,7 +133,7 @@ class ToolcapEnvironment(LocalEnvironment):
         self.toolcap_options, self.total = _options(self.config.toolcap)
         check(self.toolcap_options)
 
-    def execute(self, action: dict, cwd: str = "", *, timeout: Optional[int] = None) -> "dict[str, Any]":
+    def execute(self, action: "dict[str, Any]", cwd: str = "", *, timeout: Optional[int] = None) -> "dict[str, Any]":
         command = action.get("command", "")
         cwd = cwd or self.config.cwd or os.getcwd()
         timeout = timeout or self.config.timeout
