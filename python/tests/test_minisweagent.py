@@ -253,3 +253,17 @@ def test_the_readme_config_makes_the_environment(mini, tmp_path):
     assert env.toolcap_options["max"] == "8k" and env.toolcap_options["profile"] == "pytest"
     assert env.config.timeout == 60
     assert env.execute({"command": "echo from the readme"})["output"] == "from the readme\n"
+
+
+@pytest.mark.parametrize("lines", [3, 50, 4000])
+def test_the_submission_is_the_output_as_printed(mini, tmp_path, lines):
+    # Lines alike but for numbers, which cleaning would fold: a diff.
+    patch = "".join(f"+    assert value_{i} == {i}\n" for i in range(lines))
+    (tmp_path / "fix.patch").write_text(patch)
+    env = mini["integration"].ToolcapEnvironment(cwd=str(tmp_path), toolcap={"store": str(tmp_path / "s")})
+    with pytest.raises(mini["exceptions"].Submitted) as submitted:
+        env.execute({"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat fix.patch"})
+    assert submitted.value.messages[0]["extra"]["submission"] == patch
+    # The sentinel with a failing command is no submission, as in mini.
+    output = env.execute({"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT; cat fix.patch; exit 1"})
+    assert output["returncode"] == 1 and len(output["output"]) <= mini["integration"].MINI_LIMIT
