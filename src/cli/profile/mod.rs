@@ -33,8 +33,9 @@ const NOT_IN_PROFILES: &[&str] = &[
     "version",
 ];
 
-/// The options that set the budget: the user's one replaces a profile's.
-const BUDGET: &[&str] = &["max", "tokens", "chars"];
+/// The options that set the budget: the user's one replaces a profile's
+/// (all of them: a profile's --recent without its --window means nothing).
+const BUDGET: &[&str] = &["max", "tokens", "chars", "window", "recent", "window_ceiling"];
 
 /// A profile, built-in or the user's.
 #[derive(Debug)]
