@@ -633,6 +633,7 @@ impl Options {
             marker,
             codex,
             verifiers,
+            profile: None,
         })
     }
 

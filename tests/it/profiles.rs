@@ -690,3 +690,80 @@ fn a_profile_the_input_chooses_applies_its_no_header_as_when_named() {
     assert!(named.starts_with("QUIET\nline\n"), "{named}");
     assert_eq!(run("auto"), named);
 }
+
+#[test]
+fn auto_looks_at_every_command_of_a_chain_and_the_header_names_it() {
+    // A fake `cargo` first on PATH, printing a coloured build.
+    let config = TempDir::new("profile-chain");
+    let bin = TempDir::new("profile-chain-bin");
+    let cargo = bin.join("cargo");
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\ni=0\nwhile [ $i -lt 40 ]; do printf '\\033[1mwarning\\033[0m: unused %s\\n' $i; \
+         i=$((i+1)); done\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&cargo).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&cargo, permissions).unwrap();
+    std::fs::create_dir(config.join("x")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for script in [
+        "cd x && touch y && cargo build",
+        "echo start; cargo build",
+        "cargo build 2>&1 | cat",
+    ] {
+        let output = toolcap_in(config.path())
+            .current_dir(config.path())
+            .env("PATH", &path)
+            .args(["--json", "--profile", "auto", "-c", script])
+            .output()
+            .expect("run toolcap");
+        let report: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("one JSON object");
+        assert_eq!(report["profile"].as_str(), Some("cargo"), "{script}");
+    }
+    // The text says which profile cleaned it, where it says what cleaning did.
+    let text = stdout(
+        toolcap_in(config.path())
+            .current_dir(config.path())
+            .env("PATH", &path)
+            .args([
+                "--profile",
+                "auto",
+                "--max",
+                "200",
+                "--no-status",
+                "-c",
+                "cd x && cargo build",
+            ]),
+    );
+    let header = "Warning: truncated output (original token count: 188)\nTotal output lines: 40\n\
+                  Cleaned: 1070 raw bytes became 750 bytes (profile cargo)\n\n";
+    assert!(text.starts_with(header), "{text}");
+    // So does filter mode's choice by the input, in text and JSON alike.
+    let warnings: String = (0..40)
+        .map(|i| format!("\x1b[1mwarning\x1b[0m: unused {i}\n"))
+        .collect();
+    let input = format!("{CARGO_START}{warnings}");
+    let text = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "auto", "--max", "200"])
+            .write_stdin(input),
+    );
+    assert!(text.contains("bytes (profile cargo)\n\n"), "{text}");
+    // A profile named on the command line too.
+    let text = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "cargo", "--max", "100"])
+            .write_stdin(warnings),
+    );
+    assert!(
+        text.contains("Cleaned: 1070 raw bytes became 750 bytes (profile cargo)\n"),
+        "{text}"
+    );
+}
