@@ -455,7 +455,7 @@ fn bad_options_in_a_profile_name_it() {
         .code(2)
         .stderr(
             "toolcap: unknown profile 'nosuch': expected auto, none or one of mine, pytest, cargo, \
-             go, npm, make, git, listing (toolcap --profiles lists them)\n",
+             go, npm, make, git, listing, json (toolcap --profiles lists them)\n",
         );
 }
 
@@ -765,5 +765,76 @@ fn auto_looks_at_every_command_of_a_chain_and_the_header_names_it() {
     assert!(
         text.contains("Cleaned: 1070 raw bytes became 750 bytes (profile cargo)\n"),
         "{text}"
+    );
+}
+
+#[test]
+fn auto_recognises_a_json_document_and_caps_it_as_one() {
+    let config = TempDir::new("profile-json");
+    let document: String = format!(
+        "{{\"items\":[{}]}}\n",
+        (0..300)
+            .map(|i| format!("{{\"id\":{i}}}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let report = |command: &mut Command| -> serde_json::Value {
+        let output = command.output().expect("run toolcap");
+        serde_json::from_slice(&output.stdout).expect("one JSON object")
+    };
+    // Filter mode, by the document's first bytes.
+    let filtered = report(
+        toolcap_in(config.path())
+            .args(["--json", "--profile", "auto", "--max", "300"])
+            .write_stdin(document.clone()),
+    );
+    assert_eq!(
+        (filtered["profile"].as_str(), filtered["format"].as_str()),
+        (Some("json"), Some("json"))
+    );
+    let shortened = filtered["output"].as_str().unwrap();
+    let part = shortened.split_once("\n\n").unwrap().1;
+    serde_json::from_str::<serde_json::Value>(part).expect("the shortened document parses");
+    // The same as --format json would give it.
+    let by_hand = report(
+        toolcap_in(config.path())
+            .args(["--json", "--format", "json", "--max", "300"])
+            .write_stdin(document.clone()),
+    );
+    assert_eq!(filtered["output"], by_hand["output"]);
+    // Text that only starts like one is not chosen, or falls back silently.
+    for text in ["[INFO] starting\n", "[abc]\n", "{ not json\n"] {
+        let plain = report(
+            toolcap_in(config.path())
+                .args(["--json", "--profile", "auto"])
+                .write_stdin(text),
+        );
+        assert_eq!(plain["output"].as_str(), Some(text), "{text}");
+        assert_eq!(plain["format"].as_str(), Some("text"), "{text}");
+    }
+    // Wrap mode, by the program: a fake `jq`, first on PATH.
+    let bin = TempDir::new("profile-json-bin");
+    let jq = bin.join("jq");
+    std::fs::write(&jq, format!("#!/bin/sh\nprintf '%s' '{document}'\n")).unwrap();
+    let mut permissions = std::fs::metadata(&jq).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&jq, permissions).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let wrapped = report(toolcap_in(config.path()).env("PATH", &path).args([
+        "--json",
+        "--profile",
+        "auto",
+        "--max",
+        "300",
+        "-c",
+        "jq . data.json",
+    ]));
+    assert_eq!(
+        (wrapped["profile"].as_str(), wrapped["format"].as_str()),
+        (Some("json"), Some("json"))
     );
 }
