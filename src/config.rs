@@ -81,6 +81,16 @@ pub enum ProfileChoice {
     FromInput(Vec<InputProfile>),
 }
 
+impl ProfileChoice {
+    /// The profile already applied, if one is.
+    pub(crate) fn applied(&self) -> Option<&str> {
+        match self {
+            ProfileChoice::Applied(name) => Some(name),
+            _ => None,
+        }
+    }
+}
+
 /// How much of the input `--profile auto` looks at in filter mode: enough
 /// for a test session's header or a build's first lines, little enough
 /// to hold back before the first output.

@@ -20,6 +20,18 @@ use crate::transform::{Cleaning, FoldRules};
 /// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
 pub const DEFAULT_MAX: u64 = 10_000;
 
+/// `--recent` by default: four results kept whole take at most half the
+/// window (issue 23).
+pub const DEFAULT_RECENT: u64 = 4;
+
+/// `--window-ceiling` by default: a result of 256 KiB is already more than
+/// a model reads with profit, whatever its window.
+pub const DEFAULT_WINDOW_CEILING: u64 = 256 << 10;
+
+/// The least budget `--window` gives, in bytes: smaller than this, an
+/// output loses its verdict along with its middle.
+pub const WINDOW_FLOOR: u64 = 1_000;
+
 /// What `--keep-errors` keeps: lines that say error (also `TypeError`,
 /// `errors`), exception (also `NullPointerException`), fail, failed,
 /// failure, panic, panicked, traceback or fatal, in any case, and pytest's
@@ -78,6 +90,8 @@ pub struct Options {
     /// The default budget from the environment (`TOOLCAP_MAX`).
     default_max: Option<u64>,
     tokens: Option<u64>,
+    /// `--window`, `--recent`, `--window-ceiling`.
+    window: Option<Window>,
     tokenizer: Tokenizer,
     count_limit: Option<u64>,
     chars: Option<u64>,
@@ -112,6 +126,7 @@ impl Default for Options {
             max: None,
             default_max: None,
             tokens: None,
+            window: None,
             tokenizer: Tokenizer::Approx,
             count_limit: None,
             chars: None,
@@ -185,6 +200,30 @@ impl Options {
     /// (`head` and `tail` are then tokens too).
     pub fn tokens(mut self, tokens: u64) -> Options {
         self.tokens = Some(tokens);
+        self
+    }
+
+    /// `--window`: the budget from a model's context window of `tokens`
+    /// tokens: floor(tokens / (2 * recent)) tokens (so that the `recent`
+    /// results a harness keeps whole take at most half of it), at most
+    /// `window_ceiling` bytes and at least [`WINDOW_FLOOR`] bytes. Tokens
+    /// are as for [`tokens`](Options::tokens).
+    pub fn window(mut self, tokens: u64) -> Options {
+        self.window.get_or_insert_with(Window::default).tokens = Some(tokens);
+        self
+    }
+
+    /// `--recent`: with `window`, the results a harness keeps whole
+    /// (default [`DEFAULT_RECENT`]).
+    pub fn recent(mut self, results: u64) -> Options {
+        self.window.get_or_insert_with(Window::default).recent = Some(results);
+        self
+    }
+
+    /// `--window-ceiling`: with `window`, the most bytes its budget may
+    /// come to (default [`DEFAULT_WINDOW_CEILING`]).
+    pub fn window_ceiling(mut self, bytes: u64) -> Options {
+        self.window.get_or_insert_with(Window::default).ceiling = Some(bytes);
         self
     }
 
@@ -562,7 +601,8 @@ impl Options {
                          with {name}"
                     )));
                 }
-                Some(match self.tokens {
+                // A window's budget is in tokens too.
+                Some(match self.tokens.or(self.window.and_then(|window| window.tokens)) {
                     Some(_) => {
                         let budget = self.budget()?;
                         CodexMarker::Tokens {
@@ -610,6 +650,7 @@ impl Options {
             marker,
             codex,
             verifiers,
+            profile: None,
         })
     }
 
@@ -668,10 +709,12 @@ impl Options {
 
     /// The budget of the main stream.
     pub(crate) fn budget(&self) -> Result<Budget, Error> {
+        let window = self.window_tokens()?;
         let given: Vec<&str> = [
             ("--max", self.max.is_some()),
             ("--tokens", self.tokens.is_some()),
             ("--chars", self.chars.is_some()),
+            ("--window", window.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, given)| given.then_some(name))
@@ -682,8 +725,9 @@ impl Options {
                 given.join(" and ")
             )));
         }
-        let limit = match (self.max, self.tokens, self.chars) {
+        let limit = match (self.max, self.tokens.or(window), self.chars) {
             (Some(max), ..) => Limit::explicit("--max", max),
+            (_, Some(tokens), _) if window.is_some() => self.window_limit(tokens)?,
             (_, Some(tokens), _) => match self.tokenizer.vocabulary()? {
                 None => Limit::explicit(
                     "--tokens",
@@ -716,6 +760,57 @@ impl Options {
             },
         };
         self.split(limit)
+    }
+
+    /// `--window`'s tokens, checked with `--recent` and `--window-ceiling`
+    /// (which need it).
+    fn window_tokens(&self) -> Result<Option<u64>, Error> {
+        let Some(window) = &self.window else {
+            return Ok(None);
+        };
+        let Some(tokens) = window.tokens else {
+            let name = if window.recent.is_some() { "--recent" } else { "--window-ceiling" };
+            return Err(usage(format!("{name} needs --window")));
+        };
+        if window.recent == Some(0) {
+            return Err(usage(
+                "invalid value '0' for '--recent <K>': at least 1 result is kept whole",
+            ));
+        }
+        if let Some(ceiling) = window.ceiling.filter(|&ceiling| ceiling < WINDOW_FLOOR) {
+            return Err(usage(format!(
+                "invalid value '{ceiling}' for '--window-ceiling <SIZE>': at least \
+                 {WINDOW_FLOOR} bytes, the least budget --window gives"
+            )));
+        }
+        Ok(Some(tokens))
+    }
+
+    /// The budget `--window` gives (README, "Budgets from the context
+    /// window"): floor(W / 2K) tokens, bounded by the floor and the ceiling
+    /// in bytes. Tokens of 4 bytes make bytes; with a real tokenizer the
+    /// budget stays in tokens, and the bounds become tokens at 4 bytes each.
+    fn window_limit(&self, window: u64) -> Result<Limit, Error> {
+        let settings = self.window.unwrap_or_default();
+        let recent = settings.recent.unwrap_or(DEFAULT_RECENT);
+        let ceiling = settings.ceiling.unwrap_or(DEFAULT_WINDOW_CEILING);
+        let tokens = window / recent.saturating_mul(2);
+        Ok(match self.tokenizer.vocabulary()? {
+            None => Limit {
+                bytes: tokens
+                    .saturating_mul(BYTES_PER_TOKEN)
+                    .clamp(WINDOW_FLOOR, ceiling),
+                ..Limit::explicit("--window", 0)
+            },
+            Some(vocabulary) => Limit {
+                bytes: tokens.clamp(
+                    WINDOW_FLOOR.div_ceil(BYTES_PER_TOKEN),
+                    ceiling / BYTES_PER_TOKEN,
+                ),
+                measure: Measure::Tokens(vocabulary),
+                ..Limit::explicit("--window", 0)
+            },
+        })
     }
 
     /// How the header's real token count is taken, with a real tokenizer.
@@ -776,11 +871,12 @@ impl Options {
                 (head, tail)
             }
             (Some(head), Some(tail)) => {
-                if limit.name == "--tokens" {
-                    return Err(usage(
-                        "--tokens cannot be combined with both --head and --tail: \
-                         give one of them, or --max",
-                    ));
+                if matches!(limit.name, "--tokens" | "--window") {
+                    return Err(usage(format!(
+                        "{} cannot be combined with both --head and --tail: give one of them, \
+                         or --max",
+                        limit.name
+                    )));
                 }
                 let (head, tail) = (head.resolve(max), tail.resolve(max));
                 let both = head.saturating_add(tail);
@@ -803,6 +899,14 @@ impl Options {
             count_tokens: self.real_count()?,
         })
     }
+}
+
+/// `--window TOKENS [--recent K] [--window-ceiling SIZE]`, as given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Window {
+    tokens: Option<u64>,
+    recent: Option<u64>,
+    ceiling: Option<u64>,
 }
 
 /// The ceiling for head + tail, and the option that set it.

@@ -60,6 +60,9 @@ const CAP_OPTIONS: &[(&str, Spelling)] = &[
     ("tail", Value("--tail")),
     ("lines", Value("--lines")),
     ("tokens", Value("--tokens")),
+    ("window", Value("--window")),
+    ("recent", Value("--recent")),
+    ("window_ceiling", Value("--window-ceiling")),
     ("tokenizer", Value("--tokenizer")),
     ("count_limit", Value("--count-limit")),
     ("chars", Value("--chars")),
@@ -726,12 +729,14 @@ impl Capper {
 
 /// Runs a command and caps what it prints.
 #[pyfunction]
-#[pyo3(signature = (cmd, *, cwd=None, env=None, input=None, cancel=None, **options))]
+#[pyo3(signature = (cmd, *, cwd=None, env=None, extra_env=None, input=None, cancel=None, **options))]
+#[allow(clippy::too_many_arguments)] // Python's keywords, one each.
 fn run(
     py: Python<'_>,
     cmd: &Bound<'_, PyAny>,
     cwd: Option<&Bound<'_, PyAny>>,
     env: Option<&Bound<'_, PyAny>>,
+    extra_env: Option<&Bound<'_, PyAny>>,
     input: Option<&Bound<'_, PyAny>>,
     cancel: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
@@ -768,7 +773,20 @@ fn run(
         .map(|dir| os_value("cwd", dir))
         .transpose()?
         .map(PathBuf::from);
-    wrap.env = env.map(environment).transpose()?;
+    wrap.env = env.map(|env| environment("env", env)).transpose()?;
+    if let Some(extra) = extra_env {
+        // Over `env` when given, else over this process's environment
+        // (os.environ's changes included: they reach the C environment).
+        let mut merged = wrap
+            .env
+            .take()
+            .unwrap_or_else(|| std::env::vars_os().collect());
+        for (name, value) in environment("extra_env", extra)? {
+            merged.retain(|(old, _)| *old != name);
+            merged.push((name, value));
+        }
+        wrap.env = Some(merged);
+    }
     wrap.input = match input {
         None => None,
         Some(input) => {
@@ -851,24 +869,24 @@ fn cancel_flag(cancel: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     }
 }
 
-/// A mapping of names to values (str or bytes) as a whole environment,
-/// refused as subprocess refuses it: a NUL byte anywhere, or a `=` in a
-/// name (which would make another variable of it).
-fn environment(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>> {
+/// A mapping of names to values (str or bytes), the `keyword` argument,
+/// refused as subprocess refuses an environment: a NUL byte anywhere, or a
+/// `=` in a name (which would make another variable of it).
+fn environment(keyword: &str, mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(OsString, OsString)>> {
     let items = mapping
         .call_method0("items")
-        .map_err(|_| expected("env", "a mapping", mapping))?;
+        .map_err(|_| expected(keyword, "a mapping", mapping))?;
     let mut env = Vec::new();
     for item in items.try_iter()? {
         let (name, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
         let shown = name.repr()?;
-        let key = os_value(&format!("env key {shown}"), &name)?;
+        let key = os_value(&format!("{keyword} key {shown}"), &name)?;
         if key.as_bytes().contains(&b'=') {
             return Err(PyValueError::new_err(format!(
-                "illegal environment variable name in env: {shown}"
+                "illegal environment variable name in {keyword}: {shown}"
             )));
         }
-        env.push((key, os_value(&format!("env[{shown}]"), &value)?));
+        env.push((key, os_value(&format!("{keyword}[{shown}]"), &value)?));
     }
     Ok(env)
 }

@@ -416,3 +416,15 @@ def test_a_refused_str_leaves_the_spill_file_as_it_was(tmp_path):
                 assert (raised.value.object, raised.value.start) == (text, 70_000)
     assert spill.read_bytes() == b"earlier\n"
     assert not fresh.exists()
+
+
+def test_a_budget_from_the_context_window():
+    # window // (2 * recent) tokens of 4 bytes, between 1,000 bytes and the
+    # ceiling: the same text as that budget given as max.
+    text = "".join(f"line {i}\n" for i in range(50_000))
+    assert toolcap.cap(text, window=200_000).text == toolcap.cap(text, max=100_000).text
+    assert toolcap.cap(text, window="200k", recent=2).text == toolcap.cap(text, max=200_000).text
+    assert toolcap.cap(text, window=2_000).text == toolcap.cap(text, max=1_000).text
+    assert toolcap.cap(text, window=200_000, window_ceiling="10k").text == toolcap.cap(text, max=10_000).text
+    with pytest.raises(ValueError, match="--recent needs --window"):
+        toolcap.cap(text, recent=2)

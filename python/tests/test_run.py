@@ -363,3 +363,23 @@ def test_durations_in_range_mean_what_the_command_line_says():
     for timeout in (0.1, 0.0999, "100ms"):
         result = toolcap.run(["sleep", "5"], timeout=timeout)
         assert (result.data, result.exit_code) == (expected.stdout, expected.returncode), timeout
+
+
+def test_extra_env_is_merged_over_the_environment(monkeypatch):
+    # env keeps subprocess's meaning, the whole environment; extra_env adds
+    # to this process's environment, or to env when both are given.
+    monkeypatch.setenv("TOOLCAP_TEST_INHERITED", "kept")
+    monkeypatch.setenv("TOOLCAP_TEST_REPLACED", "old")
+    merged = toolcap.run(
+        "echo $TOOLCAP_TEST_INHERITED $TOOLCAP_TEST_REPLACED $TOOLCAP_TEST_ADDED",
+        extra_env={"TOOLCAP_TEST_REPLACED": "new", "TOOLCAP_TEST_ADDED": "added"},
+    )
+    assert merged.text == "kept new added\n"
+    whole = toolcap.run(["/usr/bin/env"], env={"ONLY": "this"}, extra_env={b"MORE": b"\xff"})
+    assert sorted(whole.data.splitlines()) == [b"MORE=\xff", b"ONLY=this"]
+    over = toolcap.run(["/usr/bin/env"], env={"A": "1", "B": "2"}, extra_env={"A": "3"})
+    assert sorted(over.text.splitlines()) == ["A=3", "B=2"]
+    with pytest.raises(ValueError, match="^illegal environment variable name in extra_env: 'A=B'$"):
+        toolcap.run("env", extra_env={"A=B": "x"})
+    with pytest.raises(TypeError, match="extra_env"):
+        toolcap.run("env", extra_env=["A"])

@@ -52,6 +52,14 @@ class CapOptions(TypedDict, total=False):
     real tokenizer the head is the longest prefix of at most tokens//2 tokens
     and the tail the longest suffix of the rest; head and tail are then
     tokens too."""
+    window: Size | None
+    """Budget from the model's context window of this many tokens, instead of
+    max: window // (2 * recent) tokens, at most window_ceiling bytes and at
+    least 1,000 bytes (README, "Budgets from the context window")."""
+    recent: int | None
+    """With window: the results a harness keeps whole (default 4)."""
+    window_ceiling: Size | None
+    """With window: the most bytes its budget may be (default 256Ki)."""
     tokenizer: Literal["approx", "o200k", "cl100k"] | None
     """What a token is, for `tokens` and the token counts of the header and
     the report: approx (ceil(bytes/4), the default), o200k (GPT-4o, GPT-4.1,
@@ -307,6 +315,7 @@ def run(
     *,
     cwd: Path | None = None,
     env: Mapping[str, str] | Mapping[bytes, bytes] | None = None,
+    extra_env: Mapping[str, str] | Mapping[bytes, bytes] | None = None,
     input: str | bytes | bytearray | memoryview | None = None,
     cancel: Cancel | None = None,
     **options: Unpack[RunOptions],
@@ -318,8 +327,10 @@ def run(
     The command runs in its own process group, so a timeout kills everything
     it started. Its stdin is `input` (then closed), or /dev/null: a command
     in another process group that read the terminal would be stopped. `cwd`
-    is its working directory; `env`, its whole environment (default: this
-    process's).
+    is its working directory; `env`, its whole environment, as for
+    subprocess (default: this process's); `extra_env`, variables set over
+    that environment (`env` when given, else this process's), the way a
+    harness adds a few variables without restating the rest.
 
     Nothing process-wide changes: no signal handler, no subreaper, no
     terminal handover. The GIL is released while the command runs. A
@@ -333,7 +344,7 @@ def run(
     A command that cannot be found or executed is not an exception: as in a
     shell, exit_code is 127 or 126, and `problems` says why. Raises
     ValueError for bad options, and, as subprocess does, for a NUL byte in
-    `cmd`, `cwd` or `env` or a "=" in a name of `env`; OSError
+    `cmd`, `cwd`, `env` or `extra_env` or a "=" in a name of either; OSError
     (FileNotFoundError...) for a `cwd` that is not a directory or a pipe that
     cannot be made.
     """

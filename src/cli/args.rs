@@ -161,6 +161,29 @@ struct Args {
     )]
     tokens: Option<u64>,
 
+    /// Budget from a context window of TOKENS: floor(TOKENS / (2 * --recent)) tokens
+    #[arg(
+        long,
+        value_name = "TOKENS",
+        value_parser = parse_size,
+        long_help = "Budget from the model's context window of TOKENS tokens (200k is 200,000): \
+                     floor(TOKENS / (2 * K)) tokens, K being --recent, so that the K latest \
+                     results a harness keeps whole take at most half the window. Never more \
+                     than --window-ceiling bytes, never less than 1k bytes. Tokens are as for \
+                     --tokens: 4 bytes each, or with a real --tokenizer its tokens (the bounds \
+                     then count 4 bytes a token).\n\nExample: --window 200k (25,000 tokens: \
+                     100,000 bytes)"
+    )]
+    window: Option<u64>,
+
+    /// With --window: the results kept whole in the context [default: 4]
+    #[arg(long, value_name = "K", value_parser = parse_count)]
+    recent: Option<u64>,
+
+    /// With --window: the most bytes its budget may be [default: 256Ki]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    window_ceiling: Option<u64>,
+
     /// What a token is: approx (4 bytes), o200k or cl100k [default: approx]
     #[arg(
         long,
@@ -940,10 +963,19 @@ impl Args {
         // An empty variable counts as unset, as for most tools.
         let env = |name: &str| env(name).filter(|value| !value.is_empty());
         let mut options = Options::new();
+        if let Some(window) = self.window {
+            options = options.window(window);
+        }
+        if let Some(recent) = self.recent {
+            options = options.recent(recent);
+        }
+        if let Some(ceiling) = self.window_ceiling {
+            options = options.window_ceiling(ceiling);
+        }
         match (self.max, self.tokens) {
             (Some(max), _) => options = options.max(max),
             (None, Some(tokens)) => options = options.tokens(tokens),
-            (None, None) if self.chars.is_some() => {}
+            (None, None) if self.chars.is_some() || self.window.is_some() => {}
             (None, None) => {
                 if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;

@@ -6,10 +6,14 @@
 mod args;
 mod profile;
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 
-use crate::{ChildReport, Error, Mode, Report};
+use crate::render::text::shell_quoted;
+use crate::{ChildReport, Error, Input, Mode, Problem, Report};
 
 /// Usage errors, as clap and most tools use it.
 const EXIT_USAGE: u8 = 2;
@@ -24,7 +28,8 @@ const EXIT_SIGNAL_BASE: u8 = 128;
 /// environment, and returns its exit status. Everything it prints goes to
 /// stdout and stderr.
 pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
-    let config = match args::parse(argv) {
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    let config = match args::parse(argv.clone()) {
         Ok(config) => config,
         Err(args::Stop::Info(info)) => {
             // Help and version go to stdout; nothing is left to do if it
@@ -57,7 +62,61 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
             return own_failure;
         }
     };
-    exit_status(&report, own_failure)
+    let first_file = match &config.mode {
+        Mode::Filter(inputs) => inputs.first().and_then(|input| match input {
+            Input::File(path) => Some(path.as_path()),
+            Input::Stdin => None,
+        }),
+        _ => None,
+    };
+    exit_status(&report, own_failure, |problem| {
+        first_file.and_then(|file| run_hint(&argv, file, problem))
+    })
+}
+
+/// `toolcap --max 10k cargo test` reads the FILEs `cargo` and `test`: when
+/// the first FILE does not exist and names a program on PATH, what the
+/// user meant, as a hint after its error (issue 23).
+fn run_hint(argv: &[OsString], file: &Path, problem: &Problem) -> Option<String> {
+    let Problem::Input { input, source } = problem else {
+        return None;
+    };
+    let name = file.as_os_str();
+    let named = *input == Input::File(file.to_path_buf()).name();
+    if !named || source.kind() != io::ErrorKind::NotFound || !on_path(name) {
+        return None;
+    }
+    // The FILEs end the command line unless options followed them: then
+    // `--` goes before the first of them.
+    let words = argv.get(1..).unwrap_or_default();
+    let at = words.iter().position(|word| word == name)?;
+    if words[at..].iter().any(|word| word.as_bytes().starts_with(b"-")) {
+        return Some("to run it, put -- before it and its arguments, after toolcap's options".into());
+    }
+    let quote = |word: &OsString| shell_quoted(word.as_bytes());
+    let command: Vec<String> = std::iter::once("toolcap".to_string())
+        .chain(words[..at].iter().map(quote))
+        .chain(std::iter::once("--".to_string()))
+        .chain(words[at..].iter().map(quote))
+        .collect();
+    Some(format!("to run it, put -- before it: {}", command.join(" ")))
+}
+
+/// Whether `name` (a bare name, no `/`) is an executable file in a
+/// directory of PATH, as a shell would find it.
+fn on_path(name: &OsStr) -> bool {
+    if name.is_empty() || name.as_bytes().contains(&b'/') {
+        return false;
+    }
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        let candidate: PathBuf = dir.join(name);
+        candidate
+            .metadata()
+            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    })
 }
 
 /// The [`Config`](crate::Config) the command line makes of `argv`
@@ -83,7 +142,7 @@ pub fn config(argv: impl IntoIterator<Item = OsString>) -> Result<crate::Config,
 /// Prints what went wrong and decides the status: the command's own when
 /// it did not succeed; 128+N after an interrupting signal N; `own_failure`
 /// when a problem remains; else 0.
-fn exit_status(report: &Report, own_failure: u8) -> u8 {
+fn exit_status(report: &Report, own_failure: u8, hint: impl Fn(&Problem) -> Option<String>) -> u8 {
     // Two streams (stdout and a separate stderr) may fail the same way.
     let mut warned: Vec<String> = Vec::new();
     for warning in &report.warnings {
@@ -95,7 +154,10 @@ fn exit_status(report: &Report, own_failure: u8) -> u8 {
     }
     let mut failed = false;
     for problem in report.problems.iter().filter(|p| !p.is_broken_pipe()) {
-        print_error(problem);
+        match hint(problem) {
+            Some(hint) => print_error(&format_args!("{problem}; {hint}")),
+            None => print_error(problem),
+        }
         failed = true;
     }
     match report.child.as_ref().map(child_status) {

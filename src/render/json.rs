@@ -46,12 +46,16 @@ impl Layout {
             ),
             _ => (false, None),
         };
+        let style = |mut style: TextStyle| {
+            style.profile.clone_from(&report.profile);
+            style
+        };
         Ok(Layout {
             header: options.has_header(),
             tokenizer: options.tokenizer_name(),
             status_line,
-            output_style: options.plan()?.text,
-            stderr_style: options.stderr_plan(stderr_max)?.text,
+            output_style: style(options.plan()?.text),
+            stderr_style: style(options.stderr_plan(stderr_max)?.text),
         })
     }
 

@@ -90,6 +90,9 @@ pub(crate) struct TextStyle {
     pub(crate) codex: Option<CodexMarker>,
     /// `--style verifiers`.
     pub(crate) verifiers: Option<VerifiersCut>,
+    /// The profile whose options these are (`--profile`), which the
+    /// header's line on cleaning names.
+    pub(crate) profile: Option<String>,
 }
 
 impl TextStyle {
@@ -341,11 +344,15 @@ fn write_header(
             )?;
             // codex's header has its two lines only.
             if report.cleaned && layout.style.codex.is_none() {
-                writeln!(
+                write!(
                     out,
                     "Cleaned: {} raw bytes became {} bytes",
                     report.raw_bytes, report.bytes
                 )?;
+                match &layout.style.profile {
+                    Some(profile) => writeln!(out, " (profile {profile})")?,
+                    None => writeln!(out)?,
+                }
             }
             write_format_lines(out, report)?;
         }

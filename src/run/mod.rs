@@ -13,7 +13,7 @@ mod wrap;
 
 use std::io;
 
-use crate::config::{Config, Mode, ProfileChoice, StderrMode};
+use crate::config::{Config, Mode, StderrMode};
 use crate::error::{Error, Problem};
 use crate::render::json;
 use crate::sink::{Background, Sink};
@@ -127,7 +127,8 @@ pub fn run_command(config: &Config, mut cancel: impl FnMut() -> bool) -> Result<
 /// Runs the streams: printing them as text, or nothing with `--json` or
 /// when embedded.
 fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
-    let plan = config.options.plan()?;
+    let mut plan = config.options.plan()?;
+    plan.text.profile = config.profile.applied().map(str::to_string);
     let mut report = match &config.mode {
         Mode::Store(_) => Ok(Report::empty()),
         Mode::Filter(inputs) => {
@@ -147,7 +148,11 @@ fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
             }
             let stderr_plan = match wrap.stderr {
                 StderrMode::Merged => None,
-                StderrMode::Separate { max } => Some(config.options.stderr_plan(max)?),
+                StderrMode::Separate { max } => {
+                    let mut plan = config.options.stderr_plan(max)?;
+                    plan.text.profile = config.profile.applied().map(str::to_string);
+                    Some(plan)
+                }
             };
             if let Some(target) = &config.spill {
                 let stdin = if wrap.inherit_stdin && wrap.input.is_none() {
@@ -171,8 +176,8 @@ fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
             }
         }
     }?;
-    if let ProfileChoice::Applied(name) = &config.profile {
-        report.profile = Some(name.clone());
+    if let Some(name) = config.profile.applied() {
+        report.profile = Some(name.to_string());
     }
     Ok(report)
 }

@@ -40,7 +40,8 @@ impl Sniff {
         let choices = profiles
             .iter()
             .map(|profile| {
-                let plan = profile.options.plan().map_err(|err| in_profile(&profile.name, err.to_string()))?;
+                let mut plan = profile.options.plan().map_err(|err| in_profile(&profile.name, err.to_string()))?;
+                plan.text.profile = Some(profile.name.clone());
                 let detect = profile.detect.iter().map(|pattern| {
                     RegexBuilder::new(pattern)
                         .multi_line(true)

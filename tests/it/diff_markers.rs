@@ -131,7 +131,7 @@ fn diff_marker_of_a_squeezed_git_diff_counts_its_hunks_and_cuts_at_them() {
     let expected = format!(
         "Warning: truncated output (original token count: 164)\n\
          Total output lines: 32\n\
-         Cleaned: 381 raw bytes became 653 bytes\n\
+         Cleaned: 381 raw bytes became 653 bytes (profile git)\n\
          \n\
          diff --git a/a.txt b/a.txt\n\
          index f5daada..b911175 100644\n\

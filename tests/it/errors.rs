@@ -351,3 +351,42 @@ fn control_characters_in_names_and_values_stay_escaped_on_one_line() {
             "toolcap: invalid value '1\\n2' for '--max <SIZE>': invalid size '1\\n2': expected",
         ));
 }
+
+#[test]
+fn a_file_that_names_a_program_on_path_gets_the_hint_to_run_it() {
+    let bin = TempDir::new("hint-bin");
+    let cwd = TempDir::new("hint-cwd");
+    let program = bin.join("toolcap-test-prog");
+    std::fs::write(&program, "#!/bin/sh\necho ran\n").unwrap();
+    let mut permissions = std::fs::metadata(&program).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&program, permissions).unwrap();
+    let run = |args: &[&str]| {
+        toolcap()
+            .current_dir(cwd.path())
+            .env("PATH", bin.path())
+            .args(args)
+            .assert()
+            .code(1)
+    };
+    run(&["--max", "10k", "toolcap-test-prog", "test"]).stderr(
+        "toolcap: 'toolcap-test-prog': No such file or directory (os error 2); to run it, put -- \
+         before it: toolcap --max 10k -- toolcap-test-prog test\n\
+         toolcap: 'test': No such file or directory (os error 2)\n",
+    );
+    run(&["toolcap-test-prog", "it's"]).stderr(
+        "toolcap: 'toolcap-test-prog': No such file or directory (os error 2); to run it, put -- \
+         before it: toolcap -- toolcap-test-prog 'it'\\''s'\n\
+         toolcap: 'it's': No such file or directory (os error 2)\n",
+    );
+    // Options after it would be the program's: the hint says where -- goes.
+    run(&["toolcap-test-prog", "--max", "3"]).stderr(
+        "toolcap: 'toolcap-test-prog': No such file or directory (os error 2); to run it, put -- \
+         before it and its arguments, after toolcap's options\n",
+    );
+    // Not on PATH, not the first FILE, or a path: no hint.
+    run(&["no-such-program"])
+        .stderr("toolcap: 'no-such-program': No such file or directory (os error 2)\n");
+    run(&["./toolcap-test-prog"])
+        .stderr("toolcap: './toolcap-test-prog': No such file or directory (os error 2)\n");
+}

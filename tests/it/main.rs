@@ -26,4 +26,5 @@ mod spec_options;
 mod spill;
 mod units;
 mod verifiers;
+mod window;
 mod wrap;

@@ -455,7 +455,7 @@ fn bad_options_in_a_profile_name_it() {
         .code(2)
         .stderr(
             "toolcap: unknown profile 'nosuch': expected auto, none or one of mine, pytest, cargo, \
-             go, npm, make, git, listing (toolcap --profiles lists them)\n",
+             go, npm, make, git, listing, json (toolcap --profiles lists them)\n",
         );
 }
 
@@ -689,4 +689,152 @@ fn a_profile_the_input_chooses_applies_its_no_header_as_when_named() {
     let named = run("quiet");
     assert!(named.starts_with("QUIET\nline\n"), "{named}");
     assert_eq!(run("auto"), named);
+}
+
+#[test]
+fn auto_looks_at_every_command_of_a_chain_and_the_header_names_it() {
+    // A fake `cargo` first on PATH, printing a coloured build.
+    let config = TempDir::new("profile-chain");
+    let bin = TempDir::new("profile-chain-bin");
+    let cargo = bin.join("cargo");
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\ni=0\nwhile [ $i -lt 40 ]; do printf '\\033[1mwarning\\033[0m: unused %s\\n' $i; \
+         i=$((i+1)); done\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&cargo).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&cargo, permissions).unwrap();
+    std::fs::create_dir(config.join("x")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for script in [
+        "cd x && touch y && cargo build",
+        "echo start; cargo build",
+        "cargo build 2>&1 | cat",
+    ] {
+        let output = toolcap_in(config.path())
+            .current_dir(config.path())
+            .env("PATH", &path)
+            .args(["--json", "--profile", "auto", "-c", script])
+            .output()
+            .expect("run toolcap");
+        let report: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("one JSON object");
+        assert_eq!(report["profile"].as_str(), Some("cargo"), "{script}");
+    }
+    // The text says which profile cleaned it, where it says what cleaning did.
+    let text = stdout(
+        toolcap_in(config.path())
+            .current_dir(config.path())
+            .env("PATH", &path)
+            .args([
+                "--profile",
+                "auto",
+                "--max",
+                "200",
+                "--no-status",
+                "-c",
+                "cd x && cargo build",
+            ]),
+    );
+    let header = "Warning: truncated output (original token count: 188)\nTotal output lines: 40\n\
+                  Cleaned: 1070 raw bytes became 750 bytes (profile cargo)\n\n";
+    assert!(text.starts_with(header), "{text}");
+    // So does filter mode's choice by the input, in text and JSON alike.
+    let warnings: String = (0..40)
+        .map(|i| format!("\x1b[1mwarning\x1b[0m: unused {i}\n"))
+        .collect();
+    let input = format!("{CARGO_START}{warnings}");
+    let text = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "auto", "--max", "200"])
+            .write_stdin(input),
+    );
+    assert!(text.contains("bytes (profile cargo)\n\n"), "{text}");
+    // A profile named on the command line too.
+    let text = stdout(
+        toolcap_in(config.path())
+            .args(["--profile", "cargo", "--max", "100"])
+            .write_stdin(warnings),
+    );
+    assert!(
+        text.contains("Cleaned: 1070 raw bytes became 750 bytes (profile cargo)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn auto_recognises_a_json_document_and_caps_it_as_one() {
+    let config = TempDir::new("profile-json");
+    let document: String = format!(
+        "{{\"items\":[{}]}}\n",
+        (0..300)
+            .map(|i| format!("{{\"id\":{i}}}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let report = |command: &mut Command| -> serde_json::Value {
+        let output = command.output().expect("run toolcap");
+        serde_json::from_slice(&output.stdout).expect("one JSON object")
+    };
+    // Filter mode, by the document's first bytes.
+    let filtered = report(
+        toolcap_in(config.path())
+            .args(["--json", "--profile", "auto", "--max", "300"])
+            .write_stdin(document.clone()),
+    );
+    assert_eq!(
+        (filtered["profile"].as_str(), filtered["format"].as_str()),
+        (Some("json"), Some("json"))
+    );
+    let shortened = filtered["output"].as_str().unwrap();
+    let part = shortened.split_once("\n\n").unwrap().1;
+    serde_json::from_str::<serde_json::Value>(part).expect("the shortened document parses");
+    // The same as --format json would give it.
+    let by_hand = report(
+        toolcap_in(config.path())
+            .args(["--json", "--format", "json", "--max", "300"])
+            .write_stdin(document.clone()),
+    );
+    assert_eq!(filtered["output"], by_hand["output"]);
+    // Text that only starts like one is not chosen, or falls back silently.
+    for text in ["[INFO] starting\n", "[abc]\n", "{ not json\n"] {
+        let plain = report(
+            toolcap_in(config.path())
+                .args(["--json", "--profile", "auto"])
+                .write_stdin(text),
+        );
+        assert_eq!(plain["output"].as_str(), Some(text), "{text}");
+        assert_eq!(plain["format"].as_str(), Some("text"), "{text}");
+    }
+    // Wrap mode, by the program: a fake `jq`, first on PATH.
+    let bin = TempDir::new("profile-json-bin");
+    let jq = bin.join("jq");
+    std::fs::write(&jq, format!("#!/bin/sh\nprintf '%s' '{document}'\n")).unwrap();
+    let mut permissions = std::fs::metadata(&jq).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&jq, permissions).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let wrapped = report(toolcap_in(config.path()).env("PATH", &path).args([
+        "--json",
+        "--profile",
+        "auto",
+        "--max",
+        "300",
+        "-c",
+        "jq . data.json",
+    ]));
+    assert_eq!(
+        (wrapped["profile"].as_str(), wrapped["format"].as_str()),
+        (Some("json"), Some("json"))
+    );
 }

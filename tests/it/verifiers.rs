@@ -238,3 +238,16 @@ fn options_that_change_the_bytes_are_refused_by_name() {
         .success()
         .stdout("x\n");
 }
+
+#[test]
+fn a_budget_from_the_window_is_verifiers_budget() {
+    // --window 2000 is 1,000 bytes (README, "Budgets from the context window").
+    let input = "abcd\n".repeat(1_000);
+    assert_eq!(
+        crate::common::stdout_of(
+            &["--style", "verifiers", "--window", "2000"],
+            input.as_bytes()
+        ),
+        crate::common::stdout_of(&["--style", "verifiers", "--max", "1000"], input.as_bytes())
+    );
+}

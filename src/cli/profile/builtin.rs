@@ -168,4 +168,16 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
         ],
         args: &["--max", "4k", "--clean"],
     },
+    BuiltIn {
+        name: "json",
+        // Programs whose output is most often one JSON document.
+        matches: &["jq", "gh api", "cargo metadata", "curl", "http", "xh"],
+        // A document's first byte, after blanks: `{`, or a `[` that opens
+        // an array of something JSON (not a log's `[INFO]` or ninja's
+        // `[1/9]`, which make's profile takes first).
+        detect: &[r#"\A\s*(\{|\[\s*([\[{"\]]|-?\d+(\.\d+)?([eE][-+]?\d+)?\s*[,\]]|true|false|null))"#],
+        // auto: JSON for a document that parses, and the output as without
+        // the profile for anything else (JSON Lines, an HTML error page).
+        args: &["--format", "auto"],
+    },
 ];

@@ -33,8 +33,9 @@ const NOT_IN_PROFILES: &[&str] = &[
     "version",
 ];
 
-/// The options that set the budget: the user's one replaces a profile's.
-const BUDGET: &[&str] = &["max", "tokens", "chars"];
+/// The options that set the budget: the user's one replaces a profile's
+/// (all of them: a profile's --recent without its --window means nothing).
+const BUDGET: &[&str] = &["max", "tokens", "chars", "window", "recent", "window_ceiling"];
 
 /// A profile, built-in or the user's.
 #[derive(Debug)]
@@ -217,13 +218,20 @@ impl Profiles {
     }
 
     /// The profile for what `argv` runs: the innermost program that one
-    /// matches (`sudo make` is make's), the profiles tried in order.
+    /// matches (`sudo make` is make's), the profiles tried in order; in a
+    /// script, its commands in order (`cd x && touch y && cargo build` is
+    /// cargo's, `make && pytest` make's), then what runs the script.
     fn for_command(&self, argv: &[OsString]) -> Option<&Profile> {
         let words: Vec<String> = argv.iter().map(|word| word.to_string_lossy().into_owned()).collect();
         let invocations = program::invocations(&words);
-        invocations
-            .iter()
-            .rev()
+        let mut ordered: Vec<&program::Invocation> = invocations.iter().rev().collect();
+        // Stable: each command keeps its innermost program first.
+        ordered.sort_by_key(|invocation| match invocation.command {
+            0 => usize::MAX,
+            command => command,
+        });
+        ordered
+            .into_iter()
             .find_map(|invocation| self.list.iter().find(|profile| profile.matches(invocation)))
     }
 
@@ -483,6 +491,12 @@ mod tests {
             ("git log -p", Some("git")),
             ("git status", None),
             ("echo hi", None),
+            // Every command of a chain, in order (issue 23).
+            ("sh -c cd|x|&&|touch|y|&&|cargo|build", Some("cargo")),
+            ("sh -c cargo|build|2>&1||tail|-n|5", Some("cargo")),
+            ("sh -c echo|start;|sudo|make|-j4;|pytest", Some("make")),
+            ("sh -c echo|a||grep|a;|uv|run|pytest", Some("pytest")),
+            ("sh -c git|status;|npm|test", Some("npm")),
         ] {
             assert_eq!(name(command).as_deref(), expected, "{command}");
         }

@@ -14,6 +14,9 @@ pub(super) struct Invocation {
     /// MODULE`, the module.
     pub(super) program: String,
     pub(super) args: Vec<String>,
+    /// Which command of a shell script it belongs to, from 1 (`cd x &&
+    /// touch y && cargo build`: cargo is in the third); 0 outside a script.
+    pub(super) command: usize,
 }
 
 impl Invocation {
@@ -53,11 +56,14 @@ fn options_with_a_value(program: &str) -> &'static [&'static str] {
     }
 }
 
-/// What a wrapper runs: the words after its own, new words (a shell's
-/// script, `python -mMODULE`), or nothing it wraps.
+/// What a wrapper runs: the words after its own, new words (`python
+/// -mMODULE`), a shell's script, or nothing it wraps.
 enum Next<'a> {
     Runs(&'a [String]),
-    Script(Vec<String>),
+    /// New words, run as they are (`python -mMODULE`).
+    Words(Vec<String>),
+    /// The commands of a script that print, in order.
+    Script(Vec<Vec<String>>),
     Nothing,
 }
 
@@ -71,6 +77,7 @@ pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
         found.push(Invocation {
             program: program.to_string(),
             args: args.to_vec(),
+            command: 0,
         });
         let next = match program {
             "env" => Next::Runs(skip_options(
@@ -104,8 +111,18 @@ pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
         };
         match next {
             Next::Runs(inner) => rest = skip_assignments(inner),
-            Next::Script(words) => {
+            Next::Words(words) => {
                 found.extend(invocations(&words));
+                break;
+            }
+            Next::Script(commands) => {
+                for (index, words) in commands.iter().enumerate() {
+                    found.extend(invocations(words).into_iter().map(|mut invocation| {
+                        // A nested script's commands stay apart, roughly.
+                        invocation.command = invocation.command.max(index + 1);
+                        invocation
+                    }));
+                }
                 break;
             }
             Next::Nothing => break,
@@ -114,12 +131,12 @@ pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
     found
 }
 
-/// The words of the first command in a shell script that does more than
-/// prepare the shell (`cd dir && make` runs `make`): words split as the
+/// The words of the commands in a shell script that do more than prepare
+/// the shell (`cd dir && make` runs `make`), in order: words split as the
 /// shell does with quotes and backslashes, commands ended by `;`, `&`,
 /// `|`, a newline or a parenthesis, redirections left out. `$(...)` and
 /// the like are read as plain words.
-pub(super) fn first_command(script: &str) -> Vec<String> {
+pub(super) fn printing_commands(script: &str) -> Vec<Vec<String>> {
     /// Builtins and tests that only prepare or check, and a `for` loop's
     /// header: the command that follows them is the one that prints.
     const PREPARE: &[&str] = &[
@@ -132,6 +149,7 @@ pub(super) fn first_command(script: &str) -> Vec<String> {
     const KEYWORDS: &[&str] = &[
         "!", "{", "}", "if", "then", "elif", "else", "fi", "while", "until", "do", "done",
     ];
+    let mut found = Vec::new();
     for command in shell_commands(script) {
         let keywords = command.iter().take_while(|word| KEYWORDS.contains(&word.as_str())).count();
         match skip_assignments(&command[keywords..]) {
@@ -141,10 +159,10 @@ pub(super) fn first_command(script: &str) -> Vec<String> {
             [first, ..] if PREPARE.contains(&first.as_str()) => {}
             // `command -v pytest && pytest` checks, then runs.
             [first, args @ ..] if first == "command" && only_describes(args) => {}
-            words => return words.to_vec(),
+            words => found.push(words.to_vec()),
         }
     }
-    Vec::new()
+    found
 }
 
 /// Whether `command` with these arguments only says what a name is (`-v`,
@@ -312,7 +330,7 @@ fn npx(args: &[String]) -> Next<'_> {
             "--" => return Next::Runs(&args[at + 1..]),
             "-c" | "--call" => {
                 let script = args.get(at + 1).map_or("", String::as_str);
-                return Next::Script(first_command(script));
+                return Next::Script(printing_commands(script));
             }
             "-p" | "--package" => at += 2,
             arg if arg.starts_with('-') => at += 1,
@@ -341,7 +359,7 @@ fn python_module(args: &[String]) -> Next<'_> {
             arg if arg.starts_with("-m") => {
                 let mut inner = vec![arg["-m".len()..].to_string()];
                 inner.extend_from_slice(&args[at + 1..]);
-                return Next::Script(inner);
+                return Next::Words(inner);
             }
             arg if arg.starts_with('-') && arg != "-" => at += 1,
             _ => break,
@@ -383,7 +401,7 @@ fn shell_command(args: &[String]) -> Next<'_> {
         }
     };
     match operand {
-        Some(script) if runs_string => Next::Script(first_command(script)),
+        Some(script) if runs_string => Next::Script(printing_commands(script)),
         _ => Next::Nothing,
     }
 }
@@ -391,6 +409,11 @@ fn shell_command(args: &[String]) -> Next<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first command of a script that prints, as one line.
+    fn first_command(script: &str) -> Vec<String> {
+        printing_commands(script).into_iter().next().unwrap_or_default()
+    }
 
     fn programs(command: &str) -> Vec<String> {
         let words: Vec<String> = command.split(' ').map(String::from).collect();
