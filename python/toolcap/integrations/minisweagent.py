@@ -74,7 +74,7 @@ def _options(config: "dict[str, Any]") -> "tuple[dict[str, Any], int]":
         if keeps and "keep_max" not in given:
             options["keep_max"] = int(total * KEPT_SHARE)
     options.update(given)
-    for name in ("timeout", "cwd", "env", "cancel", "input"):
+    for name in ("timeout", "cwd", "env", "extra_env", "cancel", "input"):
         if name in options:
             raise ValueError(f"toolcap option '{name}' is set by the environment, not in its toolcap config")
     return options, total
