@@ -951,18 +951,16 @@ fn hook_command(
     matches: &ArgMatches,
     env: &dyn Fn(&str) -> Option<OsString>,
 ) -> Result<Option<hook::Command>, Stop> {
+    let settings_given = args.settings.is_some() || args.project;
+    let misplaced = || {
+        Stop::Usage("--settings and --project are for --install-hook and --uninstall-hook".into())
+    };
     let asked = match (args.hook, args.install_hook, args.uninstall_hook) {
         (Some(AgentArg::ClaudeCode), ..) => HookAsk::Rewrite,
         (_, Some(AgentArg::ClaudeCode), _) => HookAsk::Install,
         (.., Some(AgentArg::ClaudeCode)) => HookAsk::Uninstall,
-        _ => {
-            if args.settings.is_some() || args.project {
-                return Err(Stop::Usage(
-                    "--settings and --project are for --install-hook and --uninstall-hook".into(),
-                ));
-            }
-            return Ok(None);
-        }
+        _ if settings_given => return Err(misplaced()),
+        _ => return Ok(None),
     };
     let definition = command();
     let other = definition
@@ -978,10 +976,8 @@ fn hook_command(
         )));
     }
     if asked == HookAsk::Rewrite {
-        if args.settings.is_some() || args.project {
-            return Err(Stop::Usage(
-                "--settings and --project are for --install-hook and --uninstall-hook".into(),
-            ));
+        if settings_given {
+            return Err(misplaced());
         }
         return Ok(Some(hook::Command::Rewrite(hook_options(env))));
     }
@@ -1005,6 +1001,7 @@ fn hook_command(
     }))
 }
 
+/// Which hook command was given.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum HookAsk {
     Rewrite,
@@ -1014,8 +1011,8 @@ enum HookAsk {
 
 /// The options a wrapped command runs with: TOOLCAP_HOOK_OPTIONS, else the
 /// `[hook]` table's `args`, else the default, and the table's `decision`;
-/// the options checked as the command line reads them, so that a bad one is said once, by the hook, instead of by
-/// every command it would wrap.
+/// the options checked as the command line reads them, so that a bad one
+/// is said once, by the hook, instead of by every command it would wrap.
 fn hook_options(env: &dyn Fn(&str) -> Option<OsString>) -> Result<hook::Rewrite, String> {
     const VARIABLE: &str = "TOOLCAP_HOOK_OPTIONS";
     let table = profile::hook_table(env)?.unwrap_or_default();
