@@ -23,7 +23,7 @@ _toolcap() {
 
     case "${cmd}" in
         toolcap)
-            opts="-m -n -c -h -V --max --tokens --tokenizer --count-limit --chars --head --tail --lines --cut --spill --spill-dir --store --no-spill --list --show --grep --context --summary --prune --retain --retain-size --style --header --marker --no-header --json --live --strip-ansi --collapse-cr --squeeze --max-line --binary --utf8 --clean --keep --keep-errors --keep-context --keep-max --format --json-limit --pretty --fold --fold-pattern --profile --profiles --hook --install-hook --uninstall-hook --settings --project --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
+            opts="-m -n -c -h -V --max --tokens --window --recent --window-ceiling --tokenizer --count-limit --chars --head --tail --lines --cut --spill --spill-dir --store --no-spill --list --show --grep --context --summary --prune --retain --retain-size --style --header --marker --no-header --json --live --strip-ansi --collapse-cr --squeeze --max-line --binary --utf8 --clean --keep --keep-errors --keep-context --keep-max --format --json-limit --pretty --fold --fold-pattern --profile --profiles --hook --install-hook --uninstall-hook --settings --project --list-profiles --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -38,6 +38,18 @@ _toolcap() {
                     return 0
                     ;;
                 --tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --recent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --window-ceiling)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -106,7 +118,7 @@ _toolcap() {
                     return 0
                     ;;
                 --style)
-                    COMPREPLY=($(compgen -W "toolcap codex" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "toolcap codex verifiers" -- "${cur}"))
                     return 0
                     ;;
                 --header)
@@ -150,7 +162,7 @@ _toolcap() {
                     return 0
                     ;;
                 --profile)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(toolcap --list-profiles 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --hook)

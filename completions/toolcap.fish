@@ -1,5 +1,8 @@
 complete -c toolcap -s m -l max -d 'Budget for the kept output (head + tail) [default: 10k]' -r
 complete -c toolcap -l tokens -d 'Budget in tokens (of 4 bytes, or of --tokenizer)' -r
+complete -c toolcap -l window -d 'Budget from a context window of TOKENS: floor(TOKENS / (2 * --recent)) tokens' -r
+complete -c toolcap -l recent -d 'With --window: the results kept whole in the context [default: 4]' -r
+complete -c toolcap -l window-ceiling -d 'With --window: the most bytes its budget may be [default: 256Ki]' -r
 complete -c toolcap -l tokenizer -d 'What a token is: approx (4 bytes), o200k or cl100k [default: approx]' -r -f -a "approx\t''
 o200k\t''
 cl100k\t''"
@@ -18,8 +21,9 @@ complete -c toolcap -l context -d 'With --grep: N lines of context around each m
 complete -c toolcap -l summary -d 'Print one line that stands for a stored output' -r
 complete -c toolcap -l retain -d 'Keep at most N outputs in the store [default: 200]' -r
 complete -c toolcap -l retain-size -d 'Keep at most SIZE of outputs in the store [default: 1Gi]' -r
-complete -c toolcap -l style -d 'Output format: toolcap, or codex (as the codex agent truncates)' -r -f -a "toolcap\t''
-codex\t''"
+complete -c toolcap -l style -d 'Output format: toolcap, codex or verifiers (as those harnesses truncate)' -r -f -a "toolcap\t''
+codex\t''
+verifiers\t''"
 complete -c toolcap -l header -d 'Header text, with placeholders (\'\' for none)' -r
 complete -c toolcap -l marker -d 'Marker text, with placeholders' -r
 complete -c toolcap -l max-line -d 'Shorten lines longer than SIZE, keeping both ends' -r
@@ -35,7 +39,7 @@ csv\t''
 auto\t''"
 complete -c toolcap -l json-limit -d 'Largest JSON document parsed (default 64Mi); larger is text' -r
 complete -c toolcap -l fold-pattern -d 'With --fold: lines matching REGEX are similar to each other' -r
-complete -c toolcap -l profile -d 'Per-tool options: NAME, auto (by the command or input) or none' -r
+complete -c toolcap -l profile -d 'Per-tool options: NAME, auto (by the command or input) or none' -r -f -a "(toolcap --list-profiles 2>/dev/null)"
 complete -c toolcap -l hook -d 'Be AGENT\'s hook: rewrite its shell call (stdin JSON) to run through toolcap' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook for its Bash tool'"
 complete -c toolcap -l install-hook -d 'Add toolcap\'s hook to AGENT\'s settings (kept otherwise as they were)' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook for its Bash tool'"
 complete -c toolcap -l uninstall-hook -d 'Remove toolcap\'s hook from AGENT\'s settings' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook for its Bash tool'"
@@ -65,6 +69,7 @@ complete -c toolcap -l pretty -d 'Print a shortened JSON document pretty (2 spac
 complete -c toolcap -l fold -d 'Fold runs of 3+ similar lines (equal but for numbers, ids, spacing)'
 complete -c toolcap -l profiles -d 'List the profiles: what each matches, and its options'
 complete -c toolcap -l project -d 'With --install-hook/--uninstall-hook: the project\'s .claude/settings.json'
+complete -c toolcap -l list-profiles -d 'The values of --profile, one a line (for the shell completions)'
 complete -c toolcap -l no-status -d 'Do not append the [exit status: N] line'
 complete -c toolcap -l no-stdin -d 'Give the command /dev/null as stdin'
 complete -c toolcap -l plain-env -d 'Ask the command for plain output (NO_COLOR=1, TERM=dumb, ...)'

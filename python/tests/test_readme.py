@@ -47,3 +47,32 @@ def test_the_drop_in_truncate_tool_output():
     assert capped.endswith("FAILED: 1 of 5000\n")
     assert capped == toolcap.cap(log, chars=16_000).text
     assert truncate_tool_output("short\n") == "short\n"
+
+
+def harness_recipes():
+    """The functions the README's "Harnesses" section defines."""
+    text = README.read_text()
+    section = text[text.index("\n## Harnesses\n"):]
+    section = section[: section.index("\n## ", 1)]
+    namespace = {}
+    for block in re.findall(r"(?:\n(?:    .*)?)+", section):
+        code = "\n".join(line[4:] for line in block.split("\n"))
+        if "def " in code:
+            exec(compile(code, str(README), "exec"), namespace)
+    return namespace
+
+
+def test_the_harness_recipes(private_cache):
+    # The plain function: the window's budget, the environment added to.
+    tool_result = harness_recipes()["tool_result"]
+    assert tool_result("echo $CI") == "1\n"
+    # Lines that differ in letters, which folding keeps apart.
+    long = tool_result("seq 100000 | tr 0-9 a-j")
+    assert long.startswith("Warning: truncated output") and long.endswith("baaaaa\n")
+    assert len(long.encode()) < 100_000 + 1_000
+    # The verifiers import the recipe names.
+    from toolcap.compat.verifiers import truncate_tool_output
+
+    text = "".join(f"line {i}\n" for i in range(5000))
+    assert truncate_tool_output(text) == toolcap.cap(text, style="verifiers", max=20_000).text
+    assert truncate_tool_output(text, max_bytes=10_000) == toolcap.cap(text, style="verifiers", max=10_000).text

@@ -651,7 +651,7 @@ struct Args {
         value_name = "NAME",
         help_heading = PROFILES,
         long_help = "Add a profile's options, which know what matters in a tool's output \
-                     (pytest, cargo, go, npm, make, git, listing, and the user's own in \
+                     (pytest, cargo, go, npm, make, git, listing, json, and the user's own in \
                      ${XDG_CONFIG_HOME:-~/.config}/toolcap/profiles.toml). auto: the profile \
                      that matches the command (looking through env, sudo, time, nice, timeout, \
                      uv run, npx, python -m and sh -c), or in filter mode the input's first 4 \
@@ -719,6 +719,10 @@ struct Args {
     /// With --install-hook/--uninstall-hook: the project's .claude/settings.json
     #[arg(long, help_heading = HOOK)]
     project: bool,
+
+    /// The values of --profile, one a line (for the shell completions)
+    #[arg(long, hide = true)]
+    list_profiles: bool,
 
     /// Run STRING with /bin/sh -c (or --shell)
     #[arg(
@@ -953,6 +957,9 @@ pub(crate) fn parse_from(
     }
     if let Some(command) = hook_command(&args, &matches, &env)? {
         return Err(Stop::Hook(command));
+    }
+    if args.list_profiles {
+        return Err(Stop::Print(profile::names(&env)));
     }
     let choice = args.profile.clone();
     let config = args.into_config(&env).map_err(Stop::Usage)?;
@@ -1695,6 +1702,36 @@ mod tests {
         (first.to_string() + &rest.replace(preamble, "")).into_bytes()
     }
 
+    /// A completion script whose `--profile` offers the names `toolcap
+    /// --list-profiles` prints (the built-ins and the user's profiles.toml,
+    /// read when completing) instead of file names: clap's static scripts
+    /// know only values fixed in the definition.
+    fn with_profile_names(shell: clap_complete::Shell, script: String) -> String {
+        let names = "toolcap --list-profiles 2>/dev/null";
+        let (from, to) = match shell {
+            clap_complete::Shell::Bash => (
+                "--profile)\n                    COMPREPLY=($(compgen -f \"${cur}\"))".to_string(),
+                format!("--profile)\n                    COMPREPLY=($(compgen -W \"$({names})\" -- \"${{cur}}\"))"),
+            ),
+            clap_complete::Shell::Zsh => (
+                ":NAME:_default'".to_string(),
+                format!(":NAME:{{compadd -- ${{(f)\"$({names})\"}}}}'"),
+            ),
+            clap_complete::Shell::Fish => {
+                let line = script
+                    .lines()
+                    .find(|line| line.starts_with("complete -c toolcap -l profile "))
+                    .unwrap()
+                    .to_string();
+                let patched = format!("{line} -f -a \"({names})\"");
+                (line, patched)
+            }
+            _ => unreachable!("no completions for {shell}"),
+        };
+        assert!(script.contains(&from), "{shell}: no --profile completion to replace");
+        script.replace(&from, &to)
+    }
+
     /// The man page and completions are generated from this definition; a
     /// difference from the checked-in copies fails with the fix.
     #[test]
@@ -1708,7 +1745,8 @@ mod tests {
         ] {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut command(), "toolcap", &mut script);
-            expected.push((root.join("completions").join(file), script));
+            let script = with_profile_names(shell, String::from_utf8(script).unwrap());
+            expected.push((root.join("completions").join(file), script.into_bytes()));
         }
         let update = std::env::var_os("TOOLCAP_UPDATE_GENERATED").is_some_and(|v| v == "1");
         let mut stale = Vec::new();

@@ -365,6 +365,8 @@ pub enum Need {
     Git,
     /// Python's pytest (`python3 -m pytest`), to produce a real test run.
     Pytest,
+    /// bash, to run the completion script.
+    Bash,
 }
 
 /// Whether the machine has `need`. If not, the test is skipped loudly: one
@@ -380,6 +382,7 @@ pub fn require(need: Need) -> bool {
         Need::PrivateMount => ("a private tmpfs mount (unshare)", check_private_mount()),
         Need::Git => ("git", check_tool("git", "git")),
         Need::Pytest => ("pytest (pip install pytest)", check_pytest()),
+        Need::Bash => ("bash", check_tool("bash", "bash")),
     };
     let Err(why) = check else {
         return true;

@@ -838,3 +838,62 @@ fn auto_recognises_a_json_document_and_caps_it_as_one() {
         (Some("json"), Some("json"))
     );
 }
+
+#[test]
+fn the_completions_list_the_profiles_the_user_has() {
+    // The shell completions call `toolcap --list-profiles` for --profile's
+    // values: auto, none, the user's profiles, then the built-ins.
+    let config = TempDir::new("profile-names");
+    let built_in = "auto\nnone\npytest\ncargo\ngo\nnpm\nmake\ngit\nlisting\njson\n";
+    assert_eq!(
+        stdout(toolcap_in(config.path()).arg("--list-profiles")),
+        built_in
+    );
+    write_profiles(
+        config.path(),
+        "[profiles.terraform]\nargs = [\"--clean\"]\n",
+    );
+    assert_eq!(
+        stdout(toolcap_in(config.path()).arg("--list-profiles")),
+        "auto\nnone\nterraform\npytest\ncargo\ngo\nnpm\nmake\ngit\nlisting\njson\n"
+    );
+    // A broken file still completes the built-ins.
+    write_profiles(config.path(), "[profiles.broken\n");
+    assert_eq!(
+        stdout(toolcap_in(config.path()).arg("--list-profiles")),
+        built_in
+    );
+    // What the bash script does with it.
+    if !require(Need::Bash) {
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/completions/toolcap.bash");
+    let bin = std::path::Path::new(crate::common::BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let complete = |words: &str| {
+        let output = std::process::Command::new("bash")
+            .env("PATH", &path)
+            .env("XDG_CONFIG_HOME", config.path())
+            .env("HOME", config.path())
+            .arg("-c")
+            .arg(format!(
+                "source {script}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+                 _toolcap toolcap \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+                 echo \"${{COMPREPLY[*]}}\""
+            ))
+            .output()
+            .expect("run bash");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    write_profiles(
+        config.path(),
+        "[profiles.terraform]\nargs = [\"--clean\"]\n",
+    );
+    assert_eq!(complete("toolcap --profile t"), "terraform\n");
+    assert_eq!(complete("toolcap --style v"), "verifiers\n");
+    assert_eq!(complete("toolcap --stderr s"), "separate\n");
+}

@@ -343,6 +343,23 @@ pub(super) fn listing(env: &dyn Fn(&str) -> Option<OsString>) -> Result<String, 
     Profiles::load(env).map(|profiles| profiles.listing())
 }
 
+/// `--list-profiles` (hidden, for the shell completions): the values
+/// `--profile` takes, one a line: `auto`, `none`, then each profile's name,
+/// the user's first. A profiles.toml that does not load leaves the
+/// built-ins: a completion has nowhere to say why.
+pub(super) fn names(env: &dyn Fn(&str) -> Option<OsString>) -> String {
+    let names: Vec<String> = match Profiles::load(env) {
+        Ok(profiles) => profiles.list.into_iter().map(|profile| profile.name).collect(),
+        Err(_) => builtin::BUILT_INS.iter().map(|b| b.name.to_string()).collect(),
+    };
+    let mut out = String::from("auto\nnone\n");
+    for name in names {
+        out.push_str(&name);
+        out.push('\n');
+    }
+    out
+}
+
 /// `config` (parsed from `argv`, whose matches are `user`) with the
 /// profile `choice` applied: its options in front of the user's, parsed
 /// again by `reparse`. `none`, and store commands, change nothing.
