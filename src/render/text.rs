@@ -324,11 +324,17 @@ fn write_header(
             )?;
             // codex's header has its two lines only.
             if report.cleaned && layout.style.codex.is_none() {
-                writeln!(
+                write!(
                     out,
                     "Cleaned: {} raw bytes became {} bytes",
                     report.raw_bytes, report.bytes
                 )?;
+                let redacted = report.redacted.iter().flatten();
+                for (index, (kind, count)) in redacted.enumerate() {
+                    let lead = if index == 0 { "; redacted: " } else { ", " };
+                    write!(out, "{lead}{kind} {count}")?;
+                }
+                out.write_all(b"\n")?;
             }
             write_format_lines(out, report)?;
         }
@@ -628,6 +634,7 @@ mod tests {
             hidden_matches: 0,
             raw_bytes: 12,
             cleaned: false,
+            redacted: None,
             chars: None,
             spill,
             format: FormatReport::Text,
