@@ -39,6 +39,7 @@ csv\t''
 auto\t''"
 complete -c toolcap -l json-limit -d 'Largest JSON document parsed (default 64Mi); larger is text' -r
 complete -c toolcap -l fold-pattern -d 'With --fold: lines matching REGEX are similar to each other' -r
+complete -c toolcap -l redact-pattern -d 'Also redact what REGEX matches (repeatable; implies --redact)' -r
 complete -c toolcap -l profile -d 'Per-tool options: NAME, auto (by the command or input) or none' -r -f -a "(toolcap --list-profiles 2>/dev/null)"
 complete -c toolcap -l hook -d 'Be AGENT\'s hook: rewrite its shell call (stdin JSON) to run through toolcap' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook for its Bash tool'"
 complete -c toolcap -l install-hook -d 'Add toolcap\'s hook to AGENT\'s settings (kept otherwise as they were)' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook for its Bash tool'"
@@ -67,6 +68,7 @@ complete -c toolcap -l clean -d 'All of the above that agents want: --strip-ansi
 complete -c toolcap -l keep-errors -d 'Keep lines that look like errors (error, failed, panic, ...)'
 complete -c toolcap -l pretty -d 'Print a shortened JSON document pretty (2 spaces)'
 complete -c toolcap -l fold -d 'Fold runs of 3+ similar lines (equal but for numbers, ids, spacing)'
+complete -c toolcap -l redact -d 'Replace credentials (tokens, keys, passwords) with [REDACTED:KIND]'
 complete -c toolcap -l profiles -d 'List the profiles: what each matches, and its options'
 complete -c toolcap -l project -d 'With --install-hook/--uninstall-hook: the project\'s .claude/settings.json'
 complete -c toolcap -l list-profiles -d 'The values of --profile, one a line (for the shell completions)'

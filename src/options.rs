@@ -15,7 +15,7 @@ use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle, VerifiersCut};
 use crate::size::SizeOrPercent;
-use crate::transform::{Cleaning, FoldRules};
+use crate::transform::{Cleaning, FoldRules, RedactRules};
 
 /// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
 pub const DEFAULT_MAX: u64 = 10_000;
@@ -118,6 +118,10 @@ pub struct Options {
     // nothing compiled.
     fold: bool,
     fold_patterns: Vec<String>,
+    /// `--redact` and `--redact-pattern` (issue 25): compiled into
+    /// [`RedactRules`], so kept apart from `Cleaning` too.
+    redact: bool,
+    redact_patterns: Vec<String>,
 }
 
 impl Default for Options {
@@ -148,6 +152,8 @@ impl Default for Options {
             pretty: false,
             fold: false,
             fold_patterns: Vec::new(),
+            redact: false,
+            redact_patterns: Vec::new(),
         }
     }
 }
@@ -163,6 +169,8 @@ pub(crate) struct Plan {
     pub(crate) format: FormatPlan,
     /// `--fold`, which never folds what `keep` matches.
     pub(crate) fold: Option<FoldRules>,
+    /// `--redact`.
+    pub(crate) redact: Option<RedactRules>,
 }
 
 impl Plan {
@@ -437,6 +445,33 @@ impl Options {
         self.marker_template.is_some() || self.style == Style::Codex
     }
 
+    /// `--redact`: replace the credentials it recognises (README,
+    /// "Redacting secrets") with `[REDACTED:KIND]` before the cap; the
+    /// spill file and the store keep the raw bytes.
+    pub fn redact(mut self, on: bool) -> Options {
+        self.redact = on;
+        self
+    }
+
+    /// `--redact-pattern`: also redact what `pattern` (a regular
+    /// expression, matched on bytes within a line) matches, or only its
+    /// group named `secret` if it has one, as `[REDACTED:custom]`. May be
+    /// given several times; turns `redact` on.
+    pub fn redact_pattern(mut self, pattern: impl Into<String>) -> Options {
+        self.redact_patterns.push(pattern.into());
+        self
+    }
+
+    /// What `--redact` recognises, compiled; `None` when it is off.
+    pub(crate) fn redact_rules(&self) -> Result<Option<RedactRules>, Error> {
+        if !self.redact && self.redact_patterns.is_empty() {
+            return Ok(None);
+        }
+        RedactRules::new(&self.redact_patterns)
+            .map(Some)
+            .map_err(|(pattern, err)| invalid_pattern(&pattern, "--redact-pattern", &err))
+    }
+
     pub(crate) fn has_header(&self) -> bool {
         self.header
     }
@@ -545,6 +580,7 @@ impl Options {
             text,
             format: FormatPlan::default(),
             fold,
+            redact: self.redact_rules()?,
         })
     }
 

@@ -4,6 +4,7 @@
 //! A [`Report`] is data only: renderers turn it into text (see
 //! [`render`](crate::render())), and nothing here writes anything.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -65,6 +66,7 @@ impl StreamReport {
             hidden_matches: 0,
             raw_bytes: 0,
             cleaned: false,
+            redacted: None,
             chars: None,
             spill: None,
             format: FormatReport::Text,
@@ -109,6 +111,8 @@ pub struct StreamReport {
     pub raw_bytes: u64,
     /// Whether cleaning changed the stream (then B is the cleaned stream).
     pub cleaned: bool,
+    /// With `--redact`: how many secrets of each kind were redacted.
+    pub redacted: Option<BTreeMap<String, u64>>,
     /// The characters of B (bytes that are not UTF-8 continuation bytes),
     /// when the output needed them (`--style codex`, `{omitted_chars}`).
     pub chars: Option<u64>,

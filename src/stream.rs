@@ -89,7 +89,12 @@ impl Stream {
     }
 
     pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
-        let stage = Stage::new(&plan.cleaning, plan.fold.as_ref(), spill.is_some());
+        let stage = Stage::new(
+            &plan.cleaning,
+            plan.redact.as_ref(),
+            plan.fold.as_ref(),
+            spill.is_some(),
+        );
         Stream {
             spill,
             style: plan.text,
@@ -227,6 +232,7 @@ impl Stream {
                 self.raw.bytes()
             },
             cleaned,
+            redacted: self.stage.redactions(),
             chars: captured.chars,
             spill,
             format: captured.format,

@@ -645,6 +645,36 @@ struct Args {
     )]
     fold_pattern: Vec<String>,
 
+    /// Replace credentials (tokens, keys, passwords) with [REDACTED:KIND]
+    #[arg(
+        long,
+        help_heading = CLEANING,
+        long_help = "Replace every credential toolcap recognises with [REDACTED:KIND], keeping \
+                     what names the place: an assignment's key (API_KEY=[REDACTED:api-key]), a \
+                     URL's scheme and host, a header's name and scheme. Kinds: AWS access key \
+                     ids and labelled secret keys, GitHub, GitLab, Slack, Stripe live, OpenAI, \
+                     Anthropic and Google API keys, JSON web tokens, PEM private key blocks, \
+                     Authorization headers, credentials in URLs, and values of keys that name a \
+                     secret (password, secret, token, api_key, access_key, private_key). The \
+                     budget, --keep and --fold see the redacted text; the spill file and the \
+                     store keep the raw bytes (--show ID --redact shows them redacted). A secret \
+                     in a format it does not know passes: see the README for the list and the \
+                     limits."
+    )]
+    redact: bool,
+
+    /// Also redact what REGEX matches (repeatable; implies --redact)
+    #[arg(
+        long,
+        value_name = "REGEX",
+        help_heading = CLEANING,
+        long_help = "Also redact what REGEX matches within a line (Rust regex syntax, matched on \
+                     bytes), as [REDACTED:custom]; if REGEX has a group named secret, only that \
+                     group is replaced. May be given several times; implies \
+                     --redact.\n\nExample: --redact-pattern 'corp_key=(?P<secret>[0-9a-f]{32})'"
+    )]
+    redact_pattern: Vec<String>,
+
     /// Per-tool options: NAME, auto (by the command or input) or none
     #[arg(
         long,
@@ -1281,6 +1311,10 @@ impl Args {
         }
         for pattern in self.fold_pattern {
             options = options.fold_pattern(pattern);
+        }
+        options = options.redact(self.redact);
+        for pattern in self.redact_pattern {
+            options = options.redact_pattern(pattern);
         }
         options = options
             .keep_errors(self.keep_errors)

@@ -155,6 +155,7 @@ fn stream_fields(
     put("hidden_matches", json!(stream.hidden_matches));
     put("raw_bytes", json!(stream.raw_bytes));
     put("cleaned", json!(stream.cleaned));
+    put("redacted", json!(stream.redacted));
     let (spill, spill_id, spill_error) = match &stream.spill {
         Some(SpillReport::Saved { path, id }) => {
             (json!(path.to_string_lossy()), json!(id), Value::Null)

@@ -349,10 +349,15 @@ fn write_header(
                     "Cleaned: {} raw bytes became {} bytes",
                     report.raw_bytes, report.bytes
                 )?;
-                match &layout.style.profile {
-                    Some(profile) => writeln!(out, " (profile {profile})")?,
-                    None => writeln!(out)?,
+                if let Some(profile) = &layout.style.profile {
+                    write!(out, " (profile {profile})")?;
                 }
+                let redacted = report.redacted.iter().flatten();
+                for (index, (kind, count)) in redacted.enumerate() {
+                    let lead = if index == 0 { "; redacted: " } else { ", " };
+                    write!(out, "{lead}{kind} {count}")?;
+                }
+                out.write_all(b"\n")?;
             }
             write_format_lines(out, report)?;
         }
@@ -689,6 +694,7 @@ mod tests {
             hidden_matches: 0,
             raw_bytes: 12,
             cleaned: false,
+            redacted: None,
             chars: None,
             spill,
             format: FormatReport::Text,

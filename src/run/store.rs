@@ -15,6 +15,7 @@ use crate::render::template::grouped_digits;
 use crate::render::text::{escape_for_marker, shell_quoted, show_command};
 use crate::spill::store::{Entries, Entry, Store};
 use crate::spill::{SpillTarget, StoreTarget, absolute};
+use crate::transform::{Emit, Ending, Redact, RedactRules, Transform};
 
 /// The widest command a summary shows, in characters.
 const SUMMARY_COMMAND_WIDTH: usize = 80;
@@ -87,7 +88,7 @@ fn run_command(config: &Config, command: &StoreCommand) -> Result<(Vec<Problem>,
                 no_match = view.matches == Some(0);
                 out.write_all(&view.rendered.output)
             } else {
-                show(&store.path_of(entry), *lines, &mut out)?;
+                show(&store.path_of(entry), *lines, config.options.redact_rules()?, &mut out)?;
                 Ok(())
             }
         }
@@ -153,36 +154,87 @@ fn list(outputs: &[Entry], limit: Option<usize>, out: &mut impl Write) -> io::Re
 }
 
 /// The output at `path` byte for byte, or its lines `first` to `last`;
-/// stops early once stdout has failed (its reader went away).
-fn show<W: Write>(path: &Path, lines: Option<(u64, u64)>, out: &mut Sink<W>) -> Result<(), Error> {
+/// with `redact`, as `--redact` would have shown it (a PEM block is one
+/// line, shown when any of its lines is asked for). Stops early once
+/// stdout has failed (its reader went away).
+fn show<W: Write>(
+    path: &Path,
+    lines: Option<(u64, u64)>,
+    redact: Option<RedactRules>,
+    out: &mut Sink<W>,
+) -> Result<(), Error> {
     let cannot_read = || Error::io(format!("cannot read the stored output '{}'", path.display()));
     let mut reader = BufReader::new(File::open(path).map_err(cannot_read())?);
-    let Some((first, last)) = lines else {
-        while !out.has_failed() {
-            let chunk = reader.fill_buf().map_err(cannot_read())?;
-            if chunk.is_empty() {
-                break;
-            }
-            let read = chunk.len();
-            // A Sink records a failed write instead of returning it.
-            let _ = out.write_all(chunk);
-            reader.consume(read);
-        }
-        return Ok(());
-    };
+    let mut redact = redact.map(Redact::new);
+    let (first, last) = lines.unwrap_or((1, u64::MAX));
+    let mut shown = LinesFrom { first, next: 1, out };
     let mut line = Vec::new();
     let mut number = 0;
-    while number < last && !out.has_failed() {
-        line.clear();
-        if reader.read_until(b'\n', &mut line).map_err(cannot_read())? == 0 {
+    while number < last && !shown.out.has_failed() {
+        let read = if lines.is_none() {
+            // The whole output: chunks as they come, no line to find.
+            let chunk = reader.fill_buf().map_err(cannot_read())?;
+            line.clear();
+            line.extend_from_slice(chunk);
+            reader.consume(line.len());
+            line.len()
+        } else {
+            line.clear();
+            number += 1;
+            reader.read_until(b'\n', &mut line).map_err(cannot_read())?
+        };
+        if read == 0 {
             break;
         }
-        number += 1;
-        if number >= first {
-            let _ = out.write_all(&line);
+        match &mut redact {
+            // The lines before `first` go through too: a PEM block may
+            // start there.
+            Some(redact) => redact.push(&line, &mut shown),
+            None if number >= first => shown.write(&line),
+            None => {}
         }
     }
+    if let Some(redact) = &mut redact {
+        redact.finish(&Ending { spill: None }, &mut shown);
+    }
     Ok(())
+}
+
+/// Writes the lines from raw line `first` on.
+struct LinesFrom<'a, W: Write> {
+    first: u64,
+    /// The raw line the next byte written is in.
+    next: u64,
+    out: &'a mut Sink<W>,
+}
+
+impl<W: Write> LinesFrom<'_, W> {
+    fn write(&mut self, bytes: &[u8]) {
+        // A Sink records a failed write instead of returning it.
+        let _ = self.out.write_all(bytes);
+    }
+}
+
+impl<W: Write> Emit for LinesFrom<'_, W> {
+    fn bytes(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let end = memchr::memchr(b'\n', bytes).map_or(bytes.len(), |newline| newline + 1);
+            if self.next >= self.first {
+                self.write(&bytes[..end]);
+            }
+            if bytes[end - 1] == b'\n' {
+                self.next += 1;
+            }
+            bytes = &bytes[end..];
+        }
+    }
+
+    fn merged_line(&mut self, line: &[u8], lines: u64) {
+        if self.next + lines > self.first {
+            self.write(line);
+        }
+        self.next += lines;
+    }
 }
 
 /// The line `toolcap --summary ID` prints, without its newline: what a

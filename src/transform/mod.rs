@@ -1,7 +1,9 @@
 //! The stage before the capper: transforms that clean the stream between
 //! the spill tee, which saves the raw bytes, and the capper, which caps the
-//! cleaned ones. They run in a fixed order: binary check, strip-ansi,
-//! collapse-cr, utf8, squeeze, fold, max-line.
+//! cleaned ones. They run in a fixed order: binary check, redact,
+//! strip-ansi, collapse-cr, utf8, squeeze, fold, max-line (redact comes
+//! first after the binary check so that every later transform, the cut
+//! and `--keep` see only redacted text).
 //!
 //! Each transform consumes chunks as they arrive, handles chunk edges
 //! itself, and emits into the next one, borrowing from its input where it
@@ -18,12 +20,14 @@ mod collapse_cr;
 mod fold;
 mod lines;
 mod max_line;
+mod redact;
 mod squeeze;
 mod strip_ansi;
 mod utf8;
 
 pub(crate) use fold::FoldRules;
 pub(crate) use lines::split_terminator;
+pub(crate) use redact::{Redact, RedactRules, Redactions};
 
 use crate::report::SpillReport;
 
@@ -72,6 +76,11 @@ pub(crate) trait Transform {
     fn names_spill(&self) -> bool {
         false
     }
+
+    /// What `--redact` redacted, by kind (`None`: this is not it).
+    fn redactions(&self) -> Option<Redactions> {
+        None
+    }
 }
 
 /// Collects emitted bytes (for a merged line passing a 1:1 transform).
@@ -108,12 +117,21 @@ pub(crate) struct Stage {
 }
 
 impl Stage {
-    /// The transforms `cleaning` asks for, with `--fold` when `fold` is
-    /// given (its markers name raw lines when `spilling`).
-    pub(crate) fn new(cleaning: &Cleaning, fold: Option<&FoldRules>, spilling: bool) -> Stage {
+    /// The transforms `cleaning` asks for, with `--redact` when `redact`
+    /// is given and `--fold` when `fold` is (its markers name raw lines
+    /// when `spilling`).
+    pub(crate) fn new(
+        cleaning: &Cleaning,
+        redact: Option<&RedactRules>,
+        fold: Option<&FoldRules>,
+        spilling: bool,
+    ) -> Stage {
         let mut transforms: Vec<Box<dyn Transform + Send>> = Vec::new();
         if cleaning.binary_summary {
             transforms.push(Box::new(binary::BinarySummary::default()));
+        }
+        if let Some(rules) = redact {
+            transforms.push(Box::new(redact::Redact::new(rules.clone())));
         }
         if cleaning.strip_ansi {
             transforms.push(Box::new(strip_ansi::StripAnsi::default()));
@@ -174,6 +192,11 @@ impl Stage {
     /// Whether cleaning changed the stream.
     pub(crate) fn changed(&self) -> bool {
         self.transforms.iter().any(|transform| transform.changed())
+    }
+
+    /// What `--redact` redacted, by kind; `None` without `--redact`.
+    pub(crate) fn redactions(&self) -> Option<Redactions> {
+        self.transforms.iter().find_map(|transform| transform.redactions())
     }
 
     /// Whether the cleaned stream names the spill file.

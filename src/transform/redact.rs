@@ -1,0 +1,1030 @@
+//! `--redact` (issue 25): replaces every credential it recognises with
+//! `[REDACTED:KIND]`, keeping what names the place (an assignment's key, a
+//! URL's scheme and host, a header's name and scheme). It runs before the
+//! capper, so the budget, `--keep` and `--fold` all see the redacted text;
+//! the spill file and the store keep the raw bytes (the tee comes first).
+//!
+//! What it recognises is written from each vendor's published format (see
+//! [`FAMILIES`]); a secret in a format it does not know passes.
+//!
+//! How it stays exact at chunk edges, with bounded memory:
+//! 1. Every secret but a PEM block lies within one line, so whole lines are
+//!    scanned and only the unfinished last line of a chunk is held back (at
+//!    most [`LINE_LIMIT`] bytes: the lookahead bound).
+//! 2. Whole lines are first searched for literals (each family's prefixes,
+//!    the key names, ESC), many at a time, case-insensitively; only a line
+//!    holding one is matched against the families that literal belongs to.
+//! 3. A line is matched as it would look on a terminal: its escape
+//!    sequences are taken out first, and a match covers the raw bytes from
+//!    its first character to its last, sequences inside included, so a
+//!    colour code in the middle of a token does not let it through.
+//! 4. A line longer than [`LINE_LIMIT`] is scanned in windows: all but the
+//!    last [`OVERLAP`] bytes of a window go out, unless a match starting
+//!    there runs on; a secret that reaches the end of a window is
+//!    redacted to it, and what follows it up to the next space, quote or
+//!    line end is dropped as the rest of the same secret.
+//! 5. A PEM private key block (`-----BEGIN ... PRIVATE KEY-----` ending its
+//!    line) becomes one line, `[REDACTED:private-key]`, that stands for all
+//!    of its lines, up to its `-----END` line. Nothing of it is held but a
+//!    count, so a block of any length is redacted whole; a line that is
+//!    not base64 (nor a header before the base64) ends a block that never
+//!    printed its END line.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use memchr::{memchr, memrchr};
+use regex::bytes::{Captures, Regex};
+
+use super::{Emit, Ending, Transform, split_terminator};
+use crate::escape::{State, Step};
+use crate::line_match::LineMatch;
+
+/// The longest line held whole, and the window a longer one is scanned
+/// in: the lookahead bound.
+pub(crate) const LINE_LIMIT: usize = 64 * 1024;
+/// What a window keeps for the next: the longest secret found whole
+/// across a window's edge (a JWT with a large payload fits).
+pub(crate) const OVERLAP: usize = 8 * 1024;
+
+const ESC: u8 = 0x1B;
+
+/// The kind of what `--redact-pattern` matched.
+pub(crate) const CUSTOM: &str = "custom";
+
+/// How many secrets of each kind were redacted.
+pub type Redactions = BTreeMap<String, u64>;
+
+/// The families, most specific first: where matches of two overlap, the
+/// earlier one names the kind (`GITHUB_TOKEN=ghp_...` is a github-token,
+/// not just a token).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    Github,
+    Gitlab,
+    Slack,
+    SlackWebhook,
+    Stripe,
+    Anthropic,
+    OpenAi,
+    Google,
+    AwsKeyId,
+    AwsSecret,
+    Jwt,
+    PrivateKey,
+    Authorization,
+    Bearer,
+    UrlCredentials,
+    Flag,
+    Assignment,
+}
+
+/// One family: literals one of which every match holds (searched for
+/// case-insensitively), and its pattern. A literal need not be where a
+/// match starts: `hp_` rather than `ghp_`, because a literal's first
+/// three bytes are its fingerprint in the multi-literal search, and
+/// punctuation (`_`, `-`, `.`) there is rare in text where letters are
+/// not, so fewer places are checked for nothing. The part replaced is the group
+/// named `s` (or `s1`, `s2`), else the whole match.
+struct Spec {
+    family: Family,
+    literals: &'static [&'static str],
+    pattern: &'static str,
+}
+
+/// Key names that name a secret, as a regex alternative, and literals one
+/// of which each holds (few, and at least 3 bytes long: up to 32 literals
+/// are searched for 32 bytes at a time, more only 16 at a time). A key
+/// name holds one at its end, or before a final `key` or `base`
+/// (`SECRET_KEY`, `SECRET_KEY_BASE`).
+const KEY_WORDS: &str = r"passw(?:or)?d|secret|token|api[_-]?key|access[_-]?key|private[_-]?key";
+const KEY_LITERALS: &[&str] = &["passw", "secret", "token", "key"];
+
+/// The patterns, each from the vendor's documented format.
+const FAMILIES: &[Spec] = &[
+    // GitHub, "About authentication to GitHub" / "Behind GitHub's new
+    // authentication token formats": `ghp_` (personal), `gho_` (OAuth),
+    // `ghu_` (user-to-server), `ghs_` (server-to-server), `ghr_` (refresh),
+    // then 36 or more base62 characters; fine-grained `github_pat_`.
+    Spec {
+        family: Family::Github,
+        literals: &["hp_", "ho_", "hu_", "hs_", "hr_", "_pat_"],
+        pattern: r"\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,251})\b",
+    },
+    // GitLab, "Token prefixes": personal, project and group access
+    // (`glpat-`), deploy (`gldt-`), runner (`glrt-`), pipeline trigger
+    // (`glptt-`), CI/CD job (`glcbt-`) tokens and OAuth application
+    // secrets (`gloas-`).
+    Spec {
+        family: Family::Gitlab,
+        literals: &["at-", "dt-", "rt-", "tt-", "bt-", "as-"],
+        pattern: r"\b(?:glpat|gldt|glrt|glptt|glcbt|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_.-]*[0-9A-Za-z_-])?",
+    },
+    // Slack, "Token types": bot `xoxb-`, user `xoxp-`, app-level `xapp-`,
+    // and the other `xox?-` ones (legacy, refresh, configuration).
+    Spec {
+        family: Family::Slack,
+        literals: &["xox", "pp-"],
+        pattern: r"\b(?:xox[abeoprs](?:\.xox[abeoprs])?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-9A-Za-z-]{10,})",
+    },
+    // Slack incoming webhooks: the path after the host is the secret.
+    Spec {
+        family: Family::SlackWebhook,
+        literals: &["hooks.slack.com"],
+        pattern: r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_/-]{20,})",
+    },
+    // Stripe, "API keys": live secret `sk_live_` and restricted `rk_live_`
+    // keys (test-mode keys reach no money and are left alone).
+    Spec {
+        family: Family::Stripe,
+        literals: &["_live_"],
+        pattern: r"\b[rs]k_live_[0-9A-Za-z]{16,}",
+    },
+    // Anthropic: `sk-ant-api03-...`, `sk-ant-admin01-...`, `sk-ant-oat01-...`.
+    Spec {
+        family: Family::Anthropic,
+        literals: &["sk-"],
+        pattern: r"\bsk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{20,}",
+    },
+    // OpenAI: project, service-account and admin keys (`sk-proj-`,
+    // `sk-svcacct-`, `sk-admin-`), and the older user keys: `sk-` and 48
+    // base62 characters, `T3BlbkFJ` (base64 of "OpenAI") in the middle.
+    Spec {
+        family: Family::OpenAi,
+        literals: &["sk-"],
+        pattern: r"\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b)",
+    },
+    // Google Cloud API keys: `AIza` and 35 more characters.
+    Spec {
+        family: Family::Google,
+        literals: &["AIza"],
+        pattern: r"\bAIza[0-9A-Za-z_-]{35}",
+    },
+    // AWS, "Unique identifiers": access key ids are `AKIA` (long-term) or
+    // `ASIA` (temporary), `ABIA` and `ACCA` for service bearer and
+    // context credentials, then 16 upper-case letters and digits.
+    Spec {
+        family: Family::AwsKeyId,
+        literals: &["AKIA", "ASIA", "ABIA", "ACCA"],
+        pattern: r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+    },
+    // An AWS secret access key is 40 base64 characters, like any other 40
+    // of them: only under its label (credentials file, environment, the
+    // `SecretAccessKey` of STS's JSON).
+    Spec {
+        family: Family::AwsSecret,
+        literals: &["secret"],
+        pattern: r#"(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+    },
+    // RFC 7519: three base64url parts; the first two are JSON objects, so
+    // they start with `eyJ` (`{"`).
+    Spec {
+        family: Family::Jwt,
+        literals: &[".eyJ"],
+        pattern: r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+    },
+    // RFC 7468 (and OpenSSH's, PGP's armour): on one line, as a JSON string
+    // holds it with `\n` escapes; a block over several lines is followed
+    // by the transform itself.
+    Spec {
+        family: Family::PrivateKey,
+        literals: &["-----BEGIN"],
+        pattern: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\\ \t]*(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?",
+    },
+    // RFC 9110 `Authorization` and `Proxy-Authorization`: the scheme stays.
+    Spec {
+        family: Family::Authorization,
+        literals: &["authorization"],
+        pattern: r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?P<scheme>bearer|basic|token|digest|negotiate|[a-z][a-z0-9-]*)\s+)?(?P<s>[^\s"',]+)"#,
+    },
+    // RFC 6750: a bearer token outside a header (`-H 'Bearer ...'`).
+    Spec {
+        family: Family::Bearer,
+        literals: &["bearer"],
+        pattern: r"(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)",
+    },
+    // RFC 3986 userinfo: `scheme://user:password@host`, or a long
+    // token-like user alone (`https://TOKEN@github.com`); `git@` and other
+    // short user names stay.
+    Spec {
+        family: Family::UrlCredentials,
+        literals: &["://"],
+        pattern: r#"\b[A-Za-z][A-Za-z0-9+.-]*://(?:(?P<s1>[^\s/?#@:"'<>]+:[^\s/?#"'<>]+)|(?P<s2>[A-Za-z0-9._~%-]{20,}))@[^\s/?#@"'<>]"#,
+    },
+];
+
+/// `--password VALUE` and `-p`-less flags: the key starts with a dash.
+const FLAG: &str = r#"(?i)(?:^|\s)--?(?:[a-z0-9_.-]*?[_.-])?(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?:=|\s+)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>[^\s"'`,;&]+))"#;
+
+/// `KEY=value`, `key: value`, `"key": "value"`: the key name ends in a word
+/// of [`KEY_WORDS`].
+const ASSIGNMENT: &str = r#"(?i)(?:^|[^a-z0-9_.-])(?:[a-z0-9_.-]*?)(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?P<q>["']?)(?P<sep>\s*[:=]\s*)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>[^\s"'`,;&]+))"#;
+
+/// A compiled family (or a user's pattern).
+struct Compiled {
+    family: Option<Family>,
+    regex: Regex,
+}
+
+/// What `--redact` recognises, compiled once (shared by the streams of a
+/// run).
+#[derive(Clone)]
+pub(crate) struct RedactRules(Arc<Rules>);
+
+impl std::fmt::Debug for RedactRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedactRules")
+            .field("custom", &self.0.custom.len())
+            .finish()
+    }
+}
+
+struct Rules {
+    /// Every family's literals, searched for in a run of lines at once the
+    /// way `--keep`'s are (lower-cased text, many literals at a time).
+    prefilter: LineMatch,
+    /// The same literals, case-insensitive, for the families of one line.
+    literals: AhoCorasick,
+    /// For each literal, the families (indexes in `families`) that hold it.
+    holders: Vec<Vec<usize>>,
+    families: Vec<Compiled>,
+    /// `--redact-pattern`s: searched for on their own (regex's own
+    /// prefilter), every match redacted.
+    custom: Vec<Regex>,
+    pem_end: Regex,
+}
+
+/// One redacted span of a line's visible text.
+#[derive(Clone, Copy, Debug)]
+struct Region {
+    /// Where the match began (key included): a window is not cut after it.
+    from: usize,
+    start: usize,
+    end: usize,
+    kind: &'static str,
+    /// Its family's rank: where regions overlap, the lowest names the kind.
+    rank: usize,
+    /// A PEM block whose END is not on this line.
+    open_pem: bool,
+}
+
+impl RedactRules {
+    /// The built-in families and `custom` patterns (each a regex; a group
+    /// named `secret` limits what is replaced).
+    pub(crate) fn new(custom: &[String]) -> Result<RedactRules, (String, regex::Error)> {
+        let mut literals: Vec<String> = Vec::new();
+        let mut holders: Vec<Vec<usize>> = Vec::new();
+        let mut families = Vec::new();
+        let mut add = |literal: &str, family: usize| {
+            let literal = literal.to_ascii_lowercase();
+            match literals.iter().position(|known| *known == literal) {
+                Some(known) => holders[known].push(family),
+                None => {
+                    literals.push(literal);
+                    holders.push(vec![family]);
+                }
+            }
+        };
+        let compile = |pattern: &str| Regex::new(&format!("(?-u){pattern}"));
+        for spec in FAMILIES {
+            let index = families.len();
+            for literal in spec.literals {
+                add(literal, index);
+            }
+            let regex = compile(spec.pattern).map_err(|err| (spec.pattern.to_string(), err))?;
+            families.push(Compiled {
+                family: Some(spec.family),
+                regex,
+            });
+        }
+        for (family, pattern) in [(Family::Flag, FLAG), (Family::Assignment, ASSIGNMENT)] {
+            let index = families.len();
+            for literal in KEY_LITERALS {
+                add(literal, index);
+            }
+            let pattern = pattern.replace("KEY_WORDS", KEY_WORDS);
+            let regex = compile(&pattern).map_err(|err| (pattern.clone(), err))?;
+            families.push(Compiled {
+                family: Some(family),
+                regex,
+            });
+        }
+        let escaped: Vec<String> = literals.iter().map(|literal| regex::escape(literal)).collect();
+        let prefilter = LineMatch::new(&escaped).map_err(|err| (String::from("literals"), err))?;
+        let literals = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&literals)
+            .map_err(|err| (String::from("literals"), regex::Error::Syntax(err.to_string())))?;
+        let custom = custom
+            .iter()
+            .map(|pattern| Regex::new(pattern).map_err(|err| (pattern.clone(), err)))
+            .collect::<Result<_, _>>()?;
+        let pem_end = compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+            .map_err(|err| (String::from("pem end"), err))?;
+        Ok(RedactRules(Arc::new(Rules {
+            prefilter,
+            literals,
+            holders,
+            families,
+            custom,
+            pem_end,
+        })))
+    }
+}
+
+impl Rules {
+    /// A point in `text` before which no line holds a literal (the line
+    /// that holds it may).
+    fn first_literal(&self, text: &[u8], scratch: &mut Vec<u8>) -> Option<usize> {
+        self.prefilter.candidate(text, scratch)
+    }
+
+    /// The regions of `text` (a line's visible text, without its
+    /// terminator), in order and apart.
+    fn regions(&self, text: &[u8], found: &mut Vec<Region>) {
+        found.clear();
+        let mut wanted = vec![false; self.families.len()];
+        for hit in self.literals.find_overlapping_iter(text) {
+            for &family in &self.holders[hit.pattern().as_usize()] {
+                wanted[family] = true;
+            }
+        }
+        for (rank, compiled) in self.families.iter().enumerate() {
+            if !wanted[rank] {
+                continue;
+            }
+            for captures in compiled.regex.captures_iter(text) {
+                if let Some(region) = region_of(compiled.family, rank, &captures, text) {
+                    found.push(region);
+                }
+            }
+        }
+        let rank = self.families.len();
+        for regex in &self.custom {
+            for captures in regex.captures_iter(text) {
+                let whole = captures.get(0).map_or(0..0, |m| m.range());
+                let span = captures.name("secret").map_or(whole.clone(), |m| m.range());
+                if !span.is_empty() {
+                    found.push(Region {
+                        from: whole.start,
+                        start: span.start,
+                        end: span.end,
+                        kind: CUSTOM,
+                        rank,
+                        open_pem: false,
+                    });
+                }
+            }
+        }
+        merge(found);
+    }
+}
+
+/// Sorts regions and joins those that overlap; the joined one has the
+/// kind of the longest (a URL's userinfo holding a token is
+/// url-credentials), of the most specific among equals (the value of
+/// `GITHUB_TOKEN=ghp_...` is a github-token).
+fn merge(found: &mut Vec<Region>) {
+    found.sort_by_key(|region| (region.start, region.rank));
+    let mut joined: Vec<Region> = Vec::with_capacity(found.len());
+    for region in found.drain(..) {
+        match joined.last_mut() {
+            Some(last) if region.start < last.end => {
+                let (longer, shorter) = (region.end - region.start, last.end - last.start);
+                if longer > shorter || (longer == shorter && region.rank < last.rank) {
+                    last.rank = region.rank;
+                    last.kind = region.kind;
+                }
+                last.end = last.end.max(region.end);
+                last.from = last.from.min(region.from);
+                last.open_pem |= region.open_pem;
+            }
+            _ => joined.push(region),
+        }
+    }
+    *found = joined;
+}
+
+/// The region a family's match makes, if it is a secret.
+fn region_of(family: Option<Family>, rank: usize, captures: &Captures, text: &[u8]) -> Option<Region> {
+    let whole = captures.get(0)?;
+    let span = ["s", "s1", "s2"]
+        .iter()
+        .find_map(|name| captures.name(name))
+        .map_or(whole.range(), |m| m.range());
+    let value = &text[span.clone()];
+    let family = family?;
+    let kind = match family {
+        Family::Github => "github-token",
+        Family::Gitlab => "gitlab-token",
+        Family::Slack => "slack-token",
+        Family::SlackWebhook => "slack-webhook",
+        Family::Stripe => "stripe-key",
+        Family::Anthropic => "anthropic-key",
+        Family::OpenAi => "openai-key",
+        Family::Google => "google-api-key",
+        Family::AwsKeyId => "aws-access-key-id",
+        Family::AwsSecret => "aws-secret-key",
+        Family::Jwt => "jwt",
+        Family::PrivateKey => "private-key",
+        Family::Authorization => {
+            let scheme = captures.name("scheme").map(|m| m.as_bytes().to_ascii_lowercase());
+            match scheme.as_deref() {
+                Some(b"bearer") => "bearer-token",
+                Some(b"basic") => "basic-auth",
+                Some(_) => "authorization",
+                // A header value without a scheme: "Authorization: failed"
+                // in a log is no credential.
+                None if looks_random(value) => "authorization",
+                None => return None,
+            }
+        }
+        Family::Bearer => "bearer-token",
+        Family::UrlCredentials => "url-credentials",
+        Family::Flag | Family::Assignment => {
+            let word = captures.name("word")?.as_bytes().to_ascii_lowercase();
+            let quoted = captures.name("s1").is_some() || captures.name("s2").is_some();
+            let sep = captures.name("sep").map_or(&b"="[..], |m| m.as_bytes());
+            // `KEY=value` (shell, env, URL query) is an assignment whatever
+            // the value; `key: value` and `key = value` are also how code
+            // declares and assigns names, so an unquoted value there must
+            // look like data, not like a name or an expression.
+            let code_like = family == Family::Assignment && !quoted && sep != b"=";
+            // `key:value` unquoted and unspaced is a URL's `user:password`
+            // (url-credentials), a `host:port` or a `crate:name`.
+            if code_like && sep.ends_with(b":") {
+                return None;
+            }
+            if !plausible_value(value, code_like) {
+                return None;
+            }
+            key_kind(&word)
+        }
+    };
+    let open_pem = family == Family::PrivateKey && !value.windows(8).any(|window| window == b"-----END");
+    Some(Region {
+        from: whole.start(),
+        start: span.start,
+        end: span.end,
+        kind,
+        rank,
+        open_pem,
+    })
+}
+
+/// The kind an assignment's key word names.
+fn key_kind(word: &[u8]) -> &'static str {
+    match word.first() {
+        Some(b'p') if word.starts_with(b"pass") => "password",
+        Some(b'p') => "private-key",
+        Some(b's') => "secret",
+        Some(b't') => "token",
+        Some(b'a') if word.starts_with(b"api") => "api-key",
+        _ => "access-key",
+    }
+}
+
+/// Whether an assignment's value may be a secret: not empty, not a
+/// placeholder (`$VAR`, `${{ ... }}`, `<token>`, `%s`, `***`, `null`),
+/// not already redacted; with `code_like`, also not a name, a path of
+/// names, a type or a call.
+fn plausible_value(value: &[u8], code_like: bool) -> bool {
+    let Some(&first) = value.first() else {
+        return false;
+    };
+    if b"$<{%[(=>*&|!?.:/\\".contains(&first) || value.iter().all(|&byte| byte == first) {
+        return false;
+    }
+    let lower = value.to_ascii_lowercase();
+    if matches!(
+        &lower[..],
+        b"null" | b"none" | b"nil" | b"true" | b"false" | b"undefined" | b"redacted" | b"hidden"
+    ) {
+        return false;
+    }
+    if !code_like {
+        return true;
+    }
+    if value.iter().any(|byte| b"()[]<>{}".contains(byte)) {
+        return false;
+    }
+    looks_random(value)
+}
+
+/// At least 8 bytes with a digit, or with both cases, or with a symbol
+/// that names do not hold: what generated secrets look like, and words,
+/// names and `snake_case` do not.
+fn looks_random(value: &[u8]) -> bool {
+    value.len() >= 8
+        && (value.iter().any(u8::is_ascii_digit)
+            || (value.iter().any(u8::is_ascii_uppercase) && value.iter().any(u8::is_ascii_lowercase))
+            || value.iter().any(|byte| b"+/=~^@#".contains(byte)))
+}
+
+/// A PEM block being dropped: the line it stands for so far.
+struct PemBlock {
+    /// Its first line's redacted text, up to and with the marker.
+    head: Vec<u8>,
+    terminator: Vec<u8>,
+    /// Raw lines so far.
+    lines: u64,
+    /// A base64 line was seen: headers (`Proc-Type:`) may no longer come.
+    body: bool,
+}
+
+/// After a secret cut off by a window's end: drop the rest of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Swallow {
+    /// Up to a space, quote or line end.
+    Secret,
+    /// Up to the line end: a PEM block's base64 line longer than a window.
+    PemLine,
+}
+
+pub(crate) struct Redact {
+    rules: RedactRules,
+    /// The unfinished line held back.
+    line: Vec<u8>,
+    pem: Option<PemBlock>,
+    swallow: Option<Swallow>,
+    counts: BTreeMap<&'static str, u64>,
+    /// Reused: a line's visible text, where each of its bytes is in the
+    /// line, the regions, and a redacted line.
+    visible: Vec<u8>,
+    map: Vec<usize>,
+    regions: Vec<Region>,
+    redacted: Vec<u8>,
+    /// The prefilter's lower-cased text.
+    scratch: Vec<u8>,
+}
+
+impl Redact {
+    pub(crate) fn new(rules: RedactRules) -> Redact {
+        Redact {
+            rules,
+            line: Vec::new(),
+            pem: None,
+            swallow: None,
+            counts: BTreeMap::new(),
+            visible: Vec::new(),
+            map: Vec::new(),
+            regions: Vec::new(),
+            redacted: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// How many of each kind were redacted so far.
+    pub(crate) fn counts(&self) -> Redactions {
+        self.counts
+            .iter()
+            .map(|(kind, count)| ((*kind).to_string(), *count))
+            .collect()
+    }
+
+    /// Consumes the start of `input`; returns the rest.
+    fn step<'a>(&mut self, input: &'a [u8], out: &mut dyn Emit) -> &'a [u8] {
+        if let Some(swallow) = self.swallow {
+            let ends = |byte: &u8| match swallow {
+                Swallow::Secret => byte.is_ascii_whitespace() || b"\"'`".contains(byte),
+                Swallow::PemLine => *byte == b'\n',
+            };
+            let Some(end) = input.iter().position(ends) else {
+                return &[];
+            };
+            self.swallow = None;
+            if swallow == Swallow::PemLine {
+                if let Some(pem) = &mut self.pem {
+                    pem.lines += 1;
+                }
+                return &input[end + 1..];
+            }
+            return &input[end..];
+        }
+        if self.line.is_empty() && self.pem.is_none() {
+            if let Some(last) = memrchr(b'\n', input) {
+                self.block(&input[..=last], out);
+                return &input[last + 1..];
+            }
+        }
+        let room = LINE_LIMIT - self.line.len();
+        let take = room.min(input.len());
+        match memchr(b'\n', &input[..take]) {
+            Some(newline) => {
+                self.line.extend_from_slice(&input[..=newline]);
+                let line = std::mem::take(&mut self.line);
+                self.whole_line(&line, out);
+                self.line = line;
+                self.line.clear();
+                &input[newline + 1..]
+            }
+            None => {
+                self.line.extend_from_slice(&input[..take]);
+                if self.line.len() >= LINE_LIMIT {
+                    self.overflow(out);
+                }
+                &input[take..]
+            }
+        }
+    }
+
+    /// Whole lines: the ones before a literal pass as they are.
+    fn block(&mut self, text: &[u8], out: &mut dyn Emit) {
+        let rules = Arc::clone(&self.rules.0);
+        let mut at = 0;
+        // The next custom match and ESC, searched for again only once
+        // passed.
+        let mut custom: Option<usize> = None;
+        let mut escape: Option<usize> = None;
+        while at < text.len() {
+            if self.pem.is_some() {
+                let end = line_end(text, at);
+                self.whole_line(&text[at..end], out);
+                at = end;
+                continue;
+            }
+            if !rules.custom.is_empty() && custom.is_none_or(|next| next < at) {
+                custom = rules
+                    .custom
+                    .iter()
+                    .filter_map(|regex| regex.find_at(text, at).map(|m| m.start()))
+                    .min()
+                    .or(Some(text.len()));
+            }
+            if escape.is_none_or(|next| next < at) {
+                escape = Some(memchr(ESC, &text[at..]).map_or(text.len(), |found| at + found));
+            }
+            let literal = rules.first_literal(&text[at..], &mut self.scratch).map_or(text.len(), |found| at + found);
+            let next = [Some(literal), custom, escape].into_iter().flatten().min().unwrap_or(text.len());
+            if next >= text.len() {
+                out.bytes(&text[at..]);
+                return;
+            }
+            let start = memrchr(b'\n', &text[at..next]).map_or(at, |found| at + found + 1);
+            let end = line_end(text, next);
+            if start > at {
+                out.bytes(&text[at..start]);
+            }
+            self.whole_line(&text[start..end], out);
+            at = end;
+        }
+    }
+
+    /// One whole line (with its terminator, unless the stream ends
+    /// without one).
+    fn whole_line(&mut self, line: &[u8], out: &mut dyn Emit) {
+        if self.pem.is_some() {
+            self.pem_line(line, out);
+            return;
+        }
+        let (body, terminator) = split_terminator(line);
+        self.find(body);
+        if self.regions.is_empty() {
+            out.bytes(line);
+            return;
+        }
+        let open = self.regions.last().is_some_and(|region| {
+            region.open_pem && self.visible[region.end..].iter().all(u8::is_ascii_whitespace)
+        });
+        self.rewrite(body);
+        if open {
+            self.pem = Some(PemBlock {
+                head: std::mem::take(&mut self.redacted),
+                terminator: terminator.to_vec(),
+                lines: 1,
+                body: false,
+            });
+            return;
+        }
+        self.redacted.extend_from_slice(terminator);
+        out.bytes(&self.redacted);
+    }
+
+    /// A line inside a PEM block: dropped, or its END, or the line after a
+    /// block that ended without one.
+    fn pem_line(&mut self, line: &[u8], out: &mut dyn Emit) {
+        let (body, terminator) = split_terminator(line);
+        self.visible_text(body);
+        let rules = Arc::clone(&self.rules.0);
+        let Some(pem) = &mut self.pem else {
+            return;
+        };
+        if let Some(end) = rules.pem_end.find(&self.visible) {
+            let raw_end = self.map[end.end() - 1] + 1;
+            let mut merged = std::mem::take(&mut pem.head);
+            let lines = pem.lines + 1;
+            self.pem = None;
+            // What follows the END line's marker is an ordinary line's end.
+            self.find(&body[raw_end..]);
+            self.rewrite(&body[raw_end..]);
+            merged.extend_from_slice(&self.redacted);
+            merged.extend_from_slice(terminator);
+            out.merged_line(&merged, lines);
+            return;
+        }
+        let text = self.visible.trim_ascii();
+        let base64 = text.iter().all(|&byte| byte.is_ascii_alphanumeric() || b"+/=".contains(&byte));
+        let header = !pem.body && is_pem_header(text);
+        if base64 || header {
+            pem.body |= base64 && !text.is_empty();
+            pem.lines += 1;
+            return;
+        }
+        self.end_pem(out);
+        self.whole_line(line, out);
+    }
+
+    /// Emits the line a PEM block without its END line stands for.
+    fn end_pem(&mut self, out: &mut dyn Emit) {
+        if let Some(mut pem) = self.pem.take() {
+            pem.head.extend_from_slice(&pem.terminator);
+            if pem.lines == 1 {
+                out.bytes(&pem.head);
+            } else {
+                out.merged_line(&pem.head, pem.lines);
+            }
+        }
+    }
+
+    /// The held line reached [`LINE_LIMIT`] without a newline: sends out
+    /// what no secret can still be found in.
+    fn overflow(&mut self, out: &mut dyn Emit) {
+        let line = std::mem::take(&mut self.line);
+        if self.pem.is_some() {
+            self.visible_text(&line);
+            let base64 = self.visible.iter().all(|&byte| byte.is_ascii_alphanumeric() || b"+/=".contains(&byte));
+            if base64 {
+                self.swallow = Some(Swallow::PemLine);
+                self.line = line;
+                self.line.clear();
+                return;
+            }
+            self.end_pem(out);
+        }
+        self.find(&line);
+        let mut cut = line.len() - OVERLAP;
+        let mut running = false;
+        let mut keep = 0;
+        for (index, region) in self.regions.iter().enumerate() {
+            let from = self.map_start(region.from);
+            if from >= cut {
+                break;
+            }
+            keep = index + 1;
+            let end = self.map_end(region.end);
+            if region.end == self.visible.len() {
+                running = true;
+                cut = line.len();
+            } else {
+                cut = cut.max(end);
+            }
+        }
+        self.regions.truncate(keep);
+        // The rest of the visible text, from the cut on, is found again.
+        let visible_cut = self.map.iter().position(|&raw| raw >= cut).unwrap_or(self.visible.len());
+        self.visible.truncate(visible_cut);
+        self.map.truncate(visible_cut);
+        self.rewrite(&line[..cut]);
+        out.bytes(&self.redacted);
+        if running {
+            self.swallow = Some(Swallow::Secret);
+        }
+        self.line = line;
+        self.line.drain(..cut);
+    }
+
+    /// Where visible offset `start` is in the raw line.
+    fn map_start(&self, start: usize) -> usize {
+        self.map.get(start).copied().unwrap_or(self.line_len_hint())
+    }
+
+    /// Where the visible region ending at `end` ends in the raw line.
+    fn map_end(&self, end: usize) -> usize {
+        match end {
+            0 => 0,
+            end => self.map[end - 1] + 1,
+        }
+    }
+
+    fn line_len_hint(&self) -> usize {
+        self.map.last().map_or(0, |last| last + 1)
+    }
+
+    /// `self.visible` and `self.map` for `raw`, then its regions.
+    fn find(&mut self, raw: &[u8]) {
+        self.visible_text(raw);
+        let rules = Arc::clone(&self.rules.0);
+        rules.regions(&self.visible, &mut self.regions);
+    }
+
+    /// `raw` without its escape sequences, and where each byte came from.
+    fn visible_text(&mut self, raw: &[u8]) {
+        self.visible.clear();
+        self.map.clear();
+        if memchr(ESC, raw).is_none() {
+            self.visible.extend_from_slice(raw);
+            self.map.extend(0..raw.len());
+            return;
+        }
+        let mut state = State::Ground;
+        for (at, &byte) in raw.iter().enumerate() {
+            let mut step = state.step(byte);
+            if step == Step::Reject {
+                step = state.step(byte);
+            }
+            if step == Step::Text {
+                self.visible.push(byte);
+                self.map.push(at);
+            }
+        }
+    }
+
+    /// `self.redacted`: `raw` with the regions (found in its visible text)
+    /// replaced, each counted.
+    fn rewrite(&mut self, raw: &[u8]) {
+        self.redacted.clear();
+        let mut at = 0;
+        for region in &self.regions {
+            let start = self.map[region.start];
+            let end = self.map[region.end - 1] + 1;
+            self.redacted.extend_from_slice(&raw[at..start]);
+            self.redacted.extend_from_slice(b"[REDACTED:");
+            self.redacted.extend_from_slice(region.kind.as_bytes());
+            self.redacted.push(b']');
+            *self.counts.entry(region.kind).or_default() += 1;
+            at = end;
+        }
+        self.redacted.extend_from_slice(&raw[at..]);
+    }
+}
+
+/// A PEM header line (RFC 1421's `Proc-Type: 4,ENCRYPTED`, PGP's
+/// `Version: ...`).
+fn is_pem_header(text: &[u8]) -> bool {
+    let Some(colon) = memchr(b':', text) else {
+        return false;
+    };
+    colon > 0 && text[..colon].iter().all(|&byte| byte.is_ascii_alphanumeric() || byte == b'-')
+}
+
+/// The end of the line that holds `at`: after its `\n`, or the end.
+fn line_end(text: &[u8], at: usize) -> usize {
+    memchr(b'\n', &text[at..]).map_or(text.len(), |found| at + found + 1)
+}
+
+impl Transform for Redact {
+    fn push(&mut self, mut input: &[u8], out: &mut dyn Emit) {
+        while !input.is_empty() {
+            input = self.step(input, out);
+        }
+    }
+
+    /// A merged line (a binary summary) is redacted as a line of its own.
+    fn push_merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
+        self.finish(&Ending { spill: None }, out);
+        let mut changed = super::Collected::default();
+        self.whole_line(line, &mut changed);
+        self.end_pem(&mut changed);
+        out.merged_line(&changed.0, lines);
+    }
+
+    fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
+        self.swallow = None;
+        if !self.line.is_empty() {
+            let line = std::mem::take(&mut self.line);
+            self.whole_line(&line, out);
+        }
+        self.end_pem(out);
+    }
+
+    fn changed(&self) -> bool {
+        !self.counts.is_empty()
+    }
+
+    fn redactions(&self) -> Option<Redactions> {
+        Some(self.counts())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transform::testing::{run, run_all_chunkings};
+
+    fn rules() -> RedactRules {
+        RedactRules::new(&[]).unwrap()
+    }
+
+    fn redact(input: &[u8]) -> String {
+        let rules = rules();
+        String::from_utf8_lossy(&run_all_chunkings(|| Box::new(Redact::new(rules.clone())), input)).into_owned()
+    }
+
+    #[test]
+    fn the_built_in_patterns_compile() {
+        assert!(RedactRules::new(&["x(?P<secret>y)".into()]).is_ok());
+        assert!(RedactRules::new(&["(".into()]).is_err());
+    }
+
+    #[test]
+    fn each_family_keeps_what_names_the_place() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
+                "AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret-key]\n",
+            ),
+            ("id AKIAIOSFODNN7EXAMPLE.\n", "id [REDACTED:aws-access-key-id].\n"),
+            (
+                "origin https://x-access-token:ghs_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE@github.com/org/repo.git (fetch)\n",
+                "origin https://[REDACTED:url-credentials]@github.com/org/repo.git (fetch)\n",
+            ),
+            ("> Authorization: Bearer abc.def-ghi\n", "> Authorization: Bearer [REDACTED:bearer-token]\n"),
+            ("Authorization: Basic dXNlcjpwYXNz\r\n", "Authorization: Basic [REDACTED:basic-auth]\r\n"),
+            ("Authorization: failed\n", "Authorization: failed\n"),
+            ("password=hunter2 next\n", "password=[REDACTED:password] next\n"),
+            ("\"client_secret\": \"s3cr3t\",\n", "\"client_secret\": \"[REDACTED:secret]\",\n"),
+            ("mysql --password 'p w' -u root\n", "mysql --password '[REDACTED:password]' -u root\n"),
+            ("GITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE\n", "GITHUB_TOKEN=[REDACTED:github-token]\n"),
+            ("    token: String,\n", "    token: String,\n"),
+            ("max_tokens=100 tokenizer=o200k\n", "max_tokens=100 tokenizer=o200k\n"),
+            ("git@github.com:org/repo.git ssh://git@host/x\n", "git@github.com:org/repo.git ssh://git@host/x\n"),
+            ("token=$GITHUB_TOKEN password=***\n", "token=$GITHUB_TOKEN password=***\n"),
+            ("password=[REDACTED:password]\n", "password=[REDACTED:password]\n"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(redact(input.as_bytes()), *expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn an_escape_sequence_inside_a_secret_does_not_let_it_through() {
+        assert_eq!(
+            redact(b"t ghp_FAKEfakeFAKE\x1b[1mfakeFAKEfakeFAKEfakeFAKE\x1b[0m ok\n"),
+            "t [REDACTED:github-token]\x1b[0m ok\n"
+        );
+        assert_eq!(redact(b"pass\x1b[32mword=hunter2\n"), "pass\x1b[32mword=[REDACTED:password]\n");
+    }
+
+    #[test]
+    fn a_pem_block_becomes_one_line_that_stands_for_all_of_it() {
+        let input = b"before\nkey: -----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nMIIEFAKE\nFAKE==\n-----END RSA PRIVATE KEY-----\nafter\n";
+        let rules = rules();
+        let output = run(|| Box::new(Redact::new(rules.clone())), input, input.len());
+        assert_eq!(
+            String::from_utf8_lossy(&output.bytes),
+            "before\nkey: [REDACTED:private-key]\nafter\n"
+        );
+        assert_eq!(output.merged, vec![(7, 6)]);
+        assert_eq!(redact(input), "before\nkey: [REDACTED:private-key]\nafter\n");
+        // Without an END line, the first line that is not base64 ends it.
+        assert_eq!(
+            redact(b"-----BEGIN PRIVATE KEY-----\nMIIFAKE\nerror: cut short\n"),
+            "[REDACTED:private-key]\nerror: cut short\n"
+        );
+        assert_eq!(
+            redact(b"{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIFAKE\\n-----END PRIVATE KEY-----\\n\"}\n"),
+            "{\"private_key\": \"[REDACTED:private-key]\"}\n"
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_window_is_redacted_across_windows() {
+        let rules = rules();
+        let make = || -> Box<dyn Transform + Send> { Box::new(Redact::new(rules.clone())) };
+        let token = b"ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE";
+        for place in [0, LINE_LIMIT - OVERLAP - 10, LINE_LIMIT - 20, LINE_LIMIT + 5, 3 * LINE_LIMIT] {
+            let mut input = vec![b'x'; place];
+            input.push(b' ');
+            input.extend_from_slice(token);
+            input.push(b' ');
+            input.extend(vec![b'y'; LINE_LIMIT]);
+            input.push(b'\n');
+            for chunk in [1000, 4096, 65536, input.len()] {
+                let output = run(make, &input, chunk).bytes;
+                let mut expected = vec![b'x'; place];
+                expected.extend_from_slice(b" [REDACTED:github-token] ");
+                expected.extend(vec![b'y'; LINE_LIMIT]);
+                expected.push(b'\n');
+                assert!(output == expected, "token at {place}, chunks of {chunk}");
+            }
+        }
+        // A secret value longer than a window is redacted to the window's
+        // end, and the rest of it dropped.
+        let mut input = b"token=".to_vec();
+        input.extend(b"ab1".repeat(LINE_LIMIT));
+        input.extend_from_slice(b" after\n");
+        let output = run(make, &input, 4096).bytes;
+        assert_eq!(String::from_utf8_lossy(&output), "token=[REDACTED:token] after\n");
+    }
+
+    #[test]
+    fn text_without_secrets_passes_unchanged() {
+        let text = b"commit 3f2a9c1d0e8b7a6f5e4d3c2b1a0f9e8d7c6b5a49\nuuid 123e4567-e89b-12d3-a456-426614174000\n\
+            sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n\
+            tests/it/redact.rs::token_is_kept PASSED\n/usr/lib/x86_64-linux-gnu/libssl.so.3\n\
+            data: aGVsbG8gd29ybGQgdGhpcyBpcyBub3QgYSBzZWNyZXQ=\nhttps://example.com/a?b=c\n";
+        assert_eq!(redact(text).as_bytes(), text);
+    }
+}
