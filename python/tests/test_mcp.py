@@ -388,3 +388,20 @@ def test_the_readme_python_client_runs(tmp_path, capsys):
     # Line 7778 is case 7777; print() adds its newline to the text's.
     assert re.search(r"\n7778:case 7777 [a-z ]+ FAILED\n\n\Z", printed), printed[-300:]
     assert "Warning: truncated output" in printed
+
+
+def test_secrets_are_redacted_in_run_and_show(tmp_path):
+    secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    command = f"echo token={secret}; {sys.executable} -c \"{WORDY_LOG}\""
+
+    async def body(session):
+        ran = await session.call_tool("run", {"command": command})
+        first = await session.call_tool("show", {"id": ran.structured_content["spill_id"], "lines": "1:1"})
+        return ran, first
+
+    ran, first = serve(tmp_path, body)
+    assert text_of(ran).count("token=[REDACTED:github-token]\n") == 1 and secret not in text_of(ran)
+    assert text_of(first) == "token=[REDACTED:github-token]\n"
+    # The store keeps the raw bytes.
+    store = tmp_path / "store" / f"{ran.structured_content['spill_id']}.log"
+    assert store.read_bytes().startswith(f"token={secret}\n".encode())

@@ -219,7 +219,7 @@ def test_options_from_the_config(mini):
     assert total == 9_999
     assert options == {
         "max": 6_999, "clean": True, "keep_errors": True, "profile": "auto", "store": True,
-        "status": False, "keep_max": 999,
+        "redact": True, "status": False, "keep_max": 999,
     }  # fmt: skip
     options, _ = mini["integration"]._options({"chars": 5000, "keep_errors": False, "store": "/x"})
     assert "max" not in options and "keep_max" not in options and options["store"] == "/x"
@@ -267,3 +267,9 @@ def test_the_submission_is_the_output_as_printed(mini, tmp_path, lines):
     # The sentinel with a failing command is no submission, as in mini.
     output = env.execute({"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT; cat fix.patch; exit 1"})
     assert output["returncode"] == 1 and len(output["output"]) <= mini["integration"].MINI_LIMIT
+
+
+def test_secrets_are_redacted_for_the_model(mini, tmp_path):
+    env = mini["integration"].ToolcapEnvironment(cwd=str(tmp_path), toolcap={"store": str(tmp_path / "s")})
+    output = env.execute({"command": "echo token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"})
+    assert output["output"] == "token=[REDACTED:github-token]\n"

@@ -14,10 +14,11 @@ AGENT_RECIPE: "dict[str, Any]" = {
     "profile": "auto",
     "plain_env": True,
     "store": True,
+    "redact": True,
 }
 """The recipe's capping options (what `toolcap --max 16k --clean
---keep-errors --profile auto --plain-env --store` sets), less its timeout,
-which each integration maps to its own."""
+--keep-errors --profile auto --plain-env --store --redact` sets), less its
+timeout, which each integration maps to its own."""
 
 
 def check(options: "dict[str, Any]") -> None:

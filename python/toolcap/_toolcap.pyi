@@ -99,6 +99,14 @@ class CapOptions(TypedDict, total=False):
     fold_pattern: str | Iterable[str] | None
     """With fold: regular expressions; the lines one matches are similar to
     each other, whatever else they hold."""
+    redact: bool | None
+    """Replace the credentials it recognises (keys and tokens of known
+    formats, PEM blocks, Authorization headers, URL userinfo, secret-named
+    keys) with [REDACTED:KIND] before the cap; the spill file and the store
+    keep the raw bytes."""
+    redact_pattern: str | Iterable[str] | None
+    """Regular expressions: also redact what they match (or their group
+    named `secret`) as [REDACTED:custom]; turns redact on."""
     keep: str | Iterable[str] | None
     """Regular expressions: lines of the cut middle that match are shown too."""
     keep_errors: bool | None

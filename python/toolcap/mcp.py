@@ -40,16 +40,19 @@ VALUE_OPTIONS = (
     "format", "json-limit", "profile", "retain", "retain-size",
     "timeout", "kill-after", "drain",
 )  # fmt: skip
-REPEATED_OPTIONS = ("keep", "fold-pattern")
+REPEATED_OPTIONS = ("keep", "fold-pattern", "redact-pattern")
 FLAG_OPTIONS = (
     "clean", "strip-ansi", "collapse-cr", "squeeze", "utf8", "fold", "keep-errors",
-    "pretty", "plain-env",
+    "pretty", "plain-env", "redact",
 )  # fmt: skip
-# What `show` applies of the server's options: the budget and its wording.
-# Cleaning or keeping would change the raw lines that `show` promises; the
-# line budget (--lines) is left out, as show's `lines` is its range.
+# What `show` applies of the server's options: the budget and its wording,
+# and redaction (what the model may not read stays unread, the store
+# keeps it). Cleaning or keeping would change the raw lines that `show`
+# promises; the line budget (--lines) is left out, as show's `lines` is
+# its range.
 SHOW_OPTIONS = (
     "max", "head", "tail", "tokens", "tokenizer", "count_limit", "chars", "cut", "header", "marker",
+    "redact", "redact_pattern",
 )  # fmt: skip
 
 RUN_DESCRIPTION = """Run a shell command (/bin/sh -c) and return what it printed, stdout and stderr merged.
@@ -93,7 +96,7 @@ def parse_arguments(argv: "list[str]") -> "tuple[dict[str, Any], Optional[str]]"
         prog="toolcap-mcp",
         description="An MCP server over stdio: tools run, show, summary and list, "
         "every result capped with toolcap's options (default: the agent recipe, "
-        "--max 16k --clean --keep-errors --profile auto --plain-env --store).",
+        "--max 16k --clean --keep-errors --profile auto --plain-env --store --redact).",
         epilog="Commands run as the user who started the server, as any shell tool does. "
         "See the README's \"MCP server\" section.",
     )

@@ -45,7 +45,10 @@ SENTINEL_PEEK = 4096
 # store: mini's submission is the output as printed, which the model never
 # reads (the run ends), and today's cleaning can fold lines of a diff
 # without cutting anything, leaving no copy (issue 21).
-CHANGE_LINES = ("clean", "strip_ansi", "collapse_cr", "squeeze", "fold", "fold_pattern", "utf8", "binary", "max_line")
+CHANGE_LINES = (
+    "clean", "strip_ansi", "collapse_cr", "squeeze", "fold", "fold_pattern", "utf8", "binary", "max_line",
+    "redact", "redact_pattern",
+)  # fmt: skip
 
 
 class ToolcapEnvironmentConfig(LocalEnvironmentConfig):
