@@ -1134,6 +1134,8 @@ impl Args {
             }
             let mut config = Config::new(Mode::Store(command));
             config.spill = spill;
+            // `--show ID --redact` reads --redact and --redact-pattern.
+            config.options = options;
             return Ok(config);
         }
         let mode = match argv {

@@ -21,6 +21,7 @@ mod profiles;
 mod properties;
 mod real_output;
 mod real_profiles;
+mod redact;
 mod spec_options;
 mod spill;
 mod units;
