@@ -75,6 +75,8 @@ const CAP_OPTIONS: &[(&str, Spelling)] = &[
     ("max_line", Value("--max-line")),
     ("fold", Switch("--fold")),
     ("fold_pattern", Repeated("--fold-pattern")),
+    ("redact", Switch("--redact")),
+    ("redact_pattern", Repeated("--redact-pattern")),
     ("keep", Repeated("--keep")),
     ("keep_errors", Switch("--keep-errors")),
     ("keep_context", Value("--keep-context")),

@@ -91,6 +91,16 @@ class CapOptions(TypedDict, total=False):
     fold_pattern: str | Iterable[str] | None
     """With fold: regular expressions; the lines one matches are similar to
     each other, whatever else they hold."""
+    redact: bool | None
+    """Replace the credentials toolcap recognises (cloud and API keys, tokens,
+    JWTs, PEM private keys, Authorization headers, passwords in URLs, values
+    of keys that name a secret) with [REDACTED:KIND] before the cap (README,
+    "Redacting secrets"); the spill file and the store keep the raw bytes.
+    A secret in a format it does not know passes."""
+    redact_pattern: str | Iterable[str] | None
+    """Regular expressions whose matches within a line are redacted too, as
+    [REDACTED:custom] (only the group named `secret`, if there is one);
+    implies redact."""
     keep: str | Iterable[str] | None
     """Regular expressions: lines of the cut middle that match are shown too."""
     keep_errors: bool | None
@@ -200,6 +210,9 @@ class StreamResult:
     """The stream's length before cleaning."""
     cleaned: bool
     """Whether cleaning changed the stream."""
+    redacted: dict[str, int] | None
+    """With redact: how many secrets of each kind were redacted ({} for
+    none); None without it."""
     spill: str | None
     """The spill file's absolute path."""
     spill_id: str | None
