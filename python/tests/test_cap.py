@@ -54,7 +54,15 @@ def inputs():
         b"error[E0425]: cannot find value `x` in this scope\n --> src/main.rs:2:5\n"
         b"error: could not compile `demo` (bin \"demo\") due to 1 previous error\n"
     )
+    # Fake credentials of the right shape.
+    secrets = b"".join(
+        b"step %d\nGITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfake%04d\n"
+        b"> Authorization: Bearer FAKEbearer%04dtoken\n"
+        b"-----BEGIN PRIVATE KEY-----\nMIIFAKE%04d\n-----END PRIVATE KEY-----\n" % (i, i, i, i)
+        for i in range(60)
+    )
     return {
+        "secrets": secrets,
         "ascii": ascii_lines,
         "multibyte": multibyte,
         "invalid utf-8": invalid,
@@ -124,6 +132,9 @@ OPTIONS = [
     {"max": 300, "fold": True},
     {"max": 300, "fold": True, "fold_pattern": "^tests/"},
     {"max": 300, "clean": True, "fold_pattern": ["^ +Compiling ", "^row "]},
+    {"max": 200, "redact": True},
+    {"max": 300, "clean": True, "redact": True, "keep_errors": True},
+    {"max": 300, "redact_pattern": ["line 2[0-9]{2}", "step (?P<secret>[0-9]+)"]},
     {"max": 300, "format": "json"},
     {"max": 300, "format": "json", "pretty": True},
     {"max": 300, "format": "auto", "json_limit": 5000},
@@ -169,6 +180,22 @@ def test_a_str_is_capped_as_its_utf8_bytes(label):
     assert toolcap.cap(bytearray(data)).data == toolcap.cap(memoryview(data)).data == toolcap.cap(data).data
 
 
+def test_redact_masks_secrets_and_counts_them():
+    data = INPUTS["secrets"]
+    result = toolcap.cap(data, max=400, redact=True)
+    assert result.redacted == {"bearer-token": 60, "github-token": 60, "private-key": 60}
+    assert b"FAKE" not in result.data
+    assert "GITHUB_TOKEN=[REDACTED:github-token]\n" in result.text
+    assert toolcap.cap(data, max=400).redacted is None
+    assert toolcap.cap(b"nothing here\n", redact=True).redacted == {}
+    custom = toolcap.cap(b"id corp-42\n", redact_pattern="corp-[0-9]+")
+    assert (custom.data, custom.redacted) == (b"id [REDACTED:custom]\n", {"custom": 1})
+    capper = toolcap.Capper(max=400, redact=True)
+    for start in range(0, len(data), 7):
+        capper.push(data[start:start + 7])
+    assert capper.finish().data == result.data
+
+
 def test_a_str_with_a_lone_surrogate_is_refused_as_python_refuses_it():
     with pytest.raises(UnicodeEncodeError):
         toolcap.cap("ok \udcff not")
@@ -211,6 +238,7 @@ BAD_OPTIONS = [
     {"tokens": 10, "tokenizer": "o200k", "format": "json"},
     {"fold_pattern": "x"},
     {"fold": True, "fold_pattern": "("},
+    {"redact_pattern": "("},
     {"format": "yaml"},
     {"format": "json", "keep": "x"},
     {"format": "diff", "style": "codex"},

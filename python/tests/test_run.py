@@ -211,6 +211,14 @@ def test_input_is_the_commands_stdin():
     assert toolcap.run("cat").data == b"", "no input: /dev/null"
 
 
+def test_redact_masks_what_the_command_prints():
+    script = "echo 'password=FAKEpw0042'; echo 'origin https://u:FAKEpw0043@example.com/r.git'"
+    result = toolcap.run(script, redact=True)
+    assert result.data == b"password=[REDACTED:password]\norigin https://[REDACTED:url-credentials]@example.com/r.git\n"
+    assert result.redacted == {"password": 1, "url-credentials": 1}
+    assert toolcap.run(script).redacted is None
+
+
 def test_cwd_and_env(tmp_path):
     assert toolcap.run("pwd", cwd=tmp_path).text == f"{tmp_path}\n"
     assert toolcap.run(["pwd"], cwd=str(tmp_path).encode()).text == f"{tmp_path}\n"

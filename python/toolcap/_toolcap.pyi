@@ -100,13 +100,15 @@ class CapOptions(TypedDict, total=False):
     """With fold: regular expressions; the lines one matches are similar to
     each other, whatever else they hold."""
     redact: bool | None
-    """Replace the credentials it recognises (keys and tokens of known
-    formats, PEM blocks, Authorization headers, URL userinfo, secret-named
-    keys) with [REDACTED:KIND] before the cap; the spill file and the store
-    keep the raw bytes."""
+    """Replace the credentials toolcap recognises (cloud and API keys, tokens,
+    JWTs, PEM private keys, Authorization headers, passwords in URLs, values
+    of keys that name a secret) with [REDACTED:KIND] before the cap (README,
+    "Redacting secrets"); the spill file and the store keep the raw bytes.
+    A secret in a format it does not know passes."""
     redact_pattern: str | Iterable[str] | None
-    """Regular expressions: also redact what they match (or their group
-    named `secret`) as [REDACTED:custom]; turns redact on."""
+    """Regular expressions whose matches within a line are redacted too, as
+    [REDACTED:custom] (only the group named `secret`, if there is one);
+    implies redact."""
     keep: str | Iterable[str] | None
     """Regular expressions: lines of the cut middle that match are shown too."""
     keep_errors: bool | None
@@ -222,6 +224,9 @@ class StreamResult:
     """The stream's length before cleaning."""
     cleaned: bool
     """Whether cleaning changed the stream."""
+    redacted: dict[str, int] | None
+    """With redact: how many secrets of each kind were redacted ({} for
+    none); None without it."""
     spill: str | None
     """The spill file's absolute path."""
     spill_id: str | None

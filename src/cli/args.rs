@@ -1440,6 +1440,8 @@ impl Args {
             // What a capped --show view is capped by.
             config.options = options;
             config.spill = spill;
+            // `--show ID --redact` reads --redact and --redact-pattern.
+            config.options = options;
             return Ok(config);
         }
         let mode = match argv {

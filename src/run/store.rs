@@ -190,7 +190,7 @@ fn show<W: Write>(
             // The lines before `first` go through too: a PEM block may
             // start there.
             Some(redact) => redact.push(&line, &mut shown),
-            None if number >= first => shown.write(&line),
+            None if lines.is_none() || number >= first => shown.write(&line),
             None => {}
         }
     }

@@ -192,11 +192,12 @@ const FAMILIES: &[Spec] = &[
         literals: &["-----BEGIN"],
         pattern: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\\ \t]*(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?",
     },
-    // RFC 9110 `Authorization` and `Proxy-Authorization`: the scheme stays.
+    // RFC 9110 `Authorization` and `Proxy-Authorization`: the scheme (one
+    // of IANA's HTTP authentication schemes) stays.
     Spec {
         family: Family::Authorization,
         literals: &["authorization"],
-        pattern: r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?P<scheme>bearer|basic|token|digest|negotiate|[a-z][a-z0-9-]*)\s+)?(?P<s>[^\s"',]+)"#,
+        pattern: r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?P<scheme>bearer|basic|token|digest|negotiate|ntlm|dpop|gnap|hoba|mutual|vapid|privatetoken|scram-sha-1|scram-sha-256|aws4-hmac-sha256)\s+)?(?P<s>[^\s"',]+)"#,
     },
     // RFC 6750: a bearer token outside a header (`-H 'Bearer ...'`).
     Spec {
@@ -431,6 +432,9 @@ fn region_of(family: Option<Family>, rank: usize, captures: &Captures, text: &[u
         Family::PrivateKey => "private-key",
         Family::Authorization => {
             let scheme = captures.name("scheme").map(|m| m.as_bytes().to_ascii_lowercase());
+            if !plausible_value(value, false) {
+                return None;
+            }
             match scheme.as_deref() {
                 Some(b"bearer") => "bearer-token",
                 Some(b"basic") => "basic-auth",
@@ -603,11 +607,12 @@ impl Redact {
             }
             return &input[end..];
         }
-        if self.line.is_empty() && self.pem.is_none() {
-            if let Some(last) = memrchr(b'\n', input) {
-                self.block(&input[..=last], out);
-                return &input[last + 1..];
-            }
+        if self.line.is_empty()
+            && self.pem.is_none()
+            && let Some(last) = memrchr(b'\n', input)
+        {
+            self.block(&input[..=last], out);
+            return &input[last + 1..];
         }
         let room = LINE_LIMIT - self.line.len();
         let take = room.min(input.len());
@@ -1017,6 +1022,21 @@ mod tests {
         input.extend_from_slice(b" after\n");
         let output = run(make, &input, 4096).bytes;
         assert_eq!(String::from_utf8_lossy(&output), "token=[REDACTED:token] after\n");
+    }
+
+    #[test]
+    fn every_chunking_of_a_short_input_gives_the_same_output() {
+        // `redact` runs every chunking from 1 byte up and fails on any
+        // that differs from the whole input's.
+        let input = b"a AKIAFAKE000000000042 b\nGITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE\n\
+            -----BEGIN PRIVATE KEY-----\nMIIFAKE0\n-----END PRIVATE KEY-----\n\
+            Authorization: Bearer FAKE\x1b[0mtoken42\r\nhttps://u:FAKEpw42@h/x password=FAKEpw43";
+        assert_eq!(
+            redact(input),
+            "a [REDACTED:aws-access-key-id] b\nGITHUB_TOKEN=[REDACTED:github-token]\n\
+             [REDACTED:private-key]\nAuthorization: Bearer [REDACTED:bearer-token]\r\n\
+             https://[REDACTED:url-credentials]@h/x password=[REDACTED:password]"
+        );
     }
 
     #[test]

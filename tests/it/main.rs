@@ -22,6 +22,7 @@ mod profiles;
 mod properties;
 mod real_output;
 mod real_profiles;
+mod redact;
 mod show_grep;
 mod spec_options;
 mod spill;
