@@ -1437,11 +1437,10 @@ impl Args {
                 );
             }
             let mut config = Config::new(Mode::Store(command));
-            // What a capped --show view is capped by.
+            // What a capped --show view is capped by (`--show ID --redact`
+            // reads --redact and --redact-pattern there too).
             config.options = options;
             config.spill = spill;
-            // `--show ID --redact` reads --redact and --redact-pattern.
-            config.options = options;
             return Ok(config);
         }
         let mode = match argv {
