@@ -503,10 +503,11 @@ impl Options {
         }
         if let Some(verifiers) = &mut text.verifiers {
             self.refuse_for_verifiers(keep.is_some())?;
-            // verifiers keeps max//2 bytes each side; the tail budget holds
-            // the rest, one byte more for an odd budget, so that a stream
-            // of exactly the budget is kept whole as verifiers keeps it
-            // (the renderer drops that byte from a cut tail).
+            // verifiers keeps max//2 bytes each side (of a separate
+            // stderr's own budget too); the tail budget holds the rest, one
+            // byte more for an odd budget, so that a stream of exactly the
+            // budget is kept whole as verifiers keeps it (the renderer drops
+            // that byte from a cut tail).
             verifiers.keep = budget.head;
             // It encodes a str: invalid bytes have become U+FFFD already.
             cleaning.utf8 = true;
@@ -623,8 +624,10 @@ impl Options {
                          combined with {name}"
                     )));
                 }
-                // The keep is set from the budget by `plan_with`.
-                Some(VerifiersCut { keep: 0 })
+                // floor(M/2); a separate stderr's own is set by `plan_with`.
+                Some(VerifiersCut {
+                    keep: self.budget()?.head,
+                })
             }
             _ => None,
         };
