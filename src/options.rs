@@ -502,7 +502,7 @@ impl Options {
             budget.escapes = false;
         }
         if let Some(verifiers) = &mut text.verifiers {
-            self.refuse_for_verifiers(keep.is_some())?;
+            self.refuse_for_verifiers()?;
             // verifiers keeps max//2 bytes each side (of a separate
             // stderr's own budget too); the tail budget holds the rest, one
             // byte more for an odd budget, so that a stream of exactly the
@@ -643,11 +643,11 @@ impl Options {
     /// What `--style verifiers` refuses besides the budget and the wording
     /// (see [`Options::text_style`]): anything that changes the bytes
     /// before the cut. `--utf8` is what verifiers does anyway.
-    fn refuse_for_verifiers(&self, keeps: bool) -> Result<(), Error> {
+    fn refuse_for_verifiers(&self) -> Result<(), Error> {
         let cleaning = &self.cleaning;
         let given = [
             ("--keep", !self.keep.is_empty()),
-            ("--keep-errors", keeps),
+            ("--keep-errors", self.keep_errors),
             ("--strip-ansi", cleaning.strip_ansi),
             ("--collapse-cr", cleaning.collapse_cr),
             ("--squeeze", cleaning.squeeze),
