@@ -645,7 +645,15 @@ impl Options {
     /// before the cut. `--utf8` is what verifiers does anyway.
     fn refuse_for_verifiers(&self) -> Result<(), Error> {
         let cleaning = &self.cleaning;
+        // All that `clean()` turns on: named as the one option.
+        let clean = cleaning.strip_ansi
+            && cleaning.collapse_cr
+            && cleaning.squeeze
+            && cleaning.utf8
+            && cleaning.binary_summary
+            && self.fold;
         let given = [
+            ("--clean", clean),
             ("--keep", !self.keep.is_empty()),
             ("--keep-errors", self.keep_errors),
             ("--strip-ansi", cleaning.strip_ansi),

@@ -348,3 +348,25 @@ fn a_separate_stderr_is_cut_by_its_own_budget() {
         .stdout(header(13, 11) + "abcd\nabcd\n\n[... 30 bytes truncated ...]\nabcd\nabcd\n")
         .stderr(header(13, 11) + "abcd\n\n[... 40 bytes truncated ...]\nabcd\n");
 }
+
+#[test]
+fn a_profiles_options_that_would_change_the_bytes_are_left_out() {
+    // The user's --style wins, as with --style codex: pytest's --clean,
+    // --keep and --fold-pattern go, and the text is verifiers' own.
+    let config = TempDir::new("verifiers-profile");
+    let input: String = (0..100)
+        .map(|i| format!("test_{i} PASSED \x1b[32mok\x1b[0m\n"))
+        .collect();
+    let plain =
+        crate::common::stdout_of(&["--style", "verifiers", "--max", "100"], input.as_bytes());
+    for profile in ["pytest", "auto"] {
+        toolcap()
+            .env("XDG_CONFIG_HOME", config.path())
+            .env("HOME", config.path())
+            .args(["--style", "verifiers", "--max", "100", "--profile", profile])
+            .write_stdin(input.clone())
+            .assert()
+            .success()
+            .stdout(plain.clone());
+    }
+}
