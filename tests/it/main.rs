@@ -24,5 +24,6 @@ mod real_profiles;
 mod show_grep;
 mod spec_options;
 mod spill;
+mod store_confined;
 mod units;
 mod wrap;
