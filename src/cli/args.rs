@@ -117,6 +117,9 @@ const STORE: &str = "Spill store";
 const FORMATS: &str = "Formats (cuts never land inside a record)";
 const PROFILES: &str = "Profiles (per-tool options)";
 
+// Every option that takes a number has `allow_negative_numbers`, so that
+// `--max -3` reaches its parser, which refuses it naming the option, instead
+// of clap reading `-3` as an unknown flag and `--max` as given no value.
 #[derive(Parser, Debug)]
 #[command(
     name = "toolcap",
@@ -140,6 +143,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         long_help = "Budget for the kept output: head + tail, a ceiling nothing exceeds. Output \
                      within it passes unchanged. [default: 10k, or TOOLCAP_MAX]\n\nExample: \
                      --max 4Mi"
@@ -151,6 +155,7 @@ struct Args {
         long,
         value_name = "COUNT",
         value_parser = parse_count,
+        allow_negative_numbers = true,
         conflicts_with = "max",
         long_help = "Budget in tokens. With --tokenizer approx (the default) a token is 4 bytes: \
                      --max = 4 * COUNT bytes, and --head or --tail (not both) are bytes. With a \
@@ -179,6 +184,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         long_help = "With a real --tokenizer, the header's count is exact for the first SIZE \
                      bytes of the stream and extrapolated past them at the same tokens per \
                      byte, shown as ~N. [default: 64Mi]"
@@ -190,6 +196,7 @@ struct Args {
         long,
         value_name = "COUNT",
         value_parser = parse_count,
+        allow_negative_numbers = true,
         conflicts_with_all = ["max", "tokens"],
         long_help = "Budget in Unicode characters (each byte of invalid UTF-8 counts one): the \
                      head is the longest prefix of at most floor(COUNT/2) characters, the tail \
@@ -203,6 +210,7 @@ struct Args {
         long,
         value_name = "SIZE|PCT",
         value_parser = parse_size_or_percent,
+        allow_negative_numbers = true,
         long_help = "Bytes kept from the start, at most --max. Default: floor(max/2). Given \
                      alone, the tail gets the rest of --max; with --tail too, the two are the \
                      budget (and may not exceed an explicit --max). PCT is floor(max * PCT / \
@@ -215,6 +223,7 @@ struct Args {
         long,
         value_name = "SIZE|PCT",
         value_parser = parse_size_or_percent,
+        allow_negative_numbers = true,
         long_help = "Bytes kept from the end, at most --max. Default: max - head. Given alone, \
                      the head gets the rest of --max.\n\nExample: --tail 80% keeps the last 8k \
                      of a 10k budget"
@@ -227,6 +236,7 @@ struct Args {
         long,
         value_name = "N",
         value_parser = parse_lines,
+        allow_negative_numbers = true,
         long_help = "Also cap by lines: keep at most the first floor(N/2) and the last N - \
                      floor(N/2) lines. The byte budget still applies; the stricter of the two \
                      wins at each end. With --show, A:B prints only lines A to B.\n\nExample: \
@@ -327,6 +337,7 @@ struct Args {
         long,
         value_name = "N",
         value_parser = parse_count,
+        allow_negative_numbers = true,
         help_heading = STORE,
         long_help = "With --grep: also print the N lines before and after each matching line, as \
                      grep -C N does: a context line is NUMBER-LINE (1233-LINE), and a line '--' \
@@ -352,11 +363,11 @@ struct Args {
     prune: bool,
 
     /// Keep at most N outputs in the store [default: 200]
-    #[arg(long, value_name = "N", value_parser = parse_count, help_heading = STORE)]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = STORE)]
     retain: Option<u64>,
 
     /// Keep at most SIZE of outputs in the store [default: 1Gi]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = STORE)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_negative_numbers = true, help_heading = STORE)]
     retain_size: Option<u64>,
 
     /// Output format: toolcap, or codex (as the codex agent truncates)
@@ -463,6 +474,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         help_heading = CLEANING,
         long_help = "A line longer than SIZE bytes (not counting its newline) keeps its first \
                      floor(SIZE/2) and last SIZE - floor(SIZE/2) bytes, with ' [... {N} bytes of \
@@ -522,7 +534,7 @@ struct Args {
     keep_errors: bool,
 
     /// Lines kept before and after each kept match [default: 0]
-    #[arg(long, value_name = "N", value_parser = parse_count, help_heading = KEEPING)]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = KEEPING)]
     keep_context: Option<u64>,
 
     /// Budget for kept lines, outside head and tail [default: (head + tail) / 4]
@@ -530,6 +542,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         help_heading = KEEPING,
         long_help = "Bytes the kept lines may use, outside the head and tail budgets. When more \
                      match, the earliest that fit are kept and the last marker says how many \
@@ -564,6 +577,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         help_heading = FORMATS,
         long_help = "--format json and auto hold the document in memory up to SIZE; a larger \
                      one is capped as text. [default: 64Mi]"
@@ -654,6 +668,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         help_heading = WRAP_MODE,
         long_help = "Budget for the child's stderr with --stderr separate; --head, --tail, --lines \
                      and --cut apply to it as to stdout, and a PCT is of --stderr-max. [default: \
@@ -666,6 +681,7 @@ struct Args {
         long,
         value_name = "DURATION",
         value_parser = parse_duration,
+        allow_negative_numbers = true,
         help_heading = WRAP_MODE,
         long_help = "Stop the command after DURATION: SIGTERM to its whole process group, then \
                      SIGKILL after --kill-after. What it printed until then is capped and \
@@ -678,6 +694,7 @@ struct Args {
         long,
         value_name = "DURATION",
         value_parser = parse_duration,
+        allow_negative_numbers = true,
         help_heading = WRAP_MODE
     )]
     kill_after: Option<Duration>,
@@ -687,6 +704,7 @@ struct Args {
         long,
         value_name = "DURATION",
         value_parser = parse_duration,
+        allow_negative_numbers = true,
         help_heading = WRAP_MODE,
         long_help = "After the command exits, read its pipes for at most DURATION more, so a \
                      background process that keeps them open cannot hang toolcap. [default: 2s]"
@@ -739,13 +757,10 @@ fn parse_lines(text: &str) -> Result<LinesArg, String> {
     let Some((first, last)) = text.split_once(':') else {
         return parse_count(text).map(LinesArg::Count);
     };
-    let (first, last) = (parse_count(first)?, parse_count(last)?);
-    if first == 0 || first > last {
-        return Err(format!(
-            "invalid line range '{text}': expected A:B with 1 <= A <= B, e.g. 10:20"
-        ));
+    match (parse_count(first), parse_count(last)) {
+        (Ok(first), Ok(last)) if 1 <= first && first <= last => Ok(LinesArg::Range(first, last)),
+        _ => Err("expected a line range A:B with 1 <= A <= B, e.g. 10:20".into()),
     }
-    Ok(LinesArg::Range(first, last))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -936,8 +951,8 @@ impl Args {
             (None, None) => {
                 if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;
-                    let max =
-                        parse_size(text).map_err(|err| format!("invalid TOOLCAP_MAX: {err}"))?;
+                    let max = parse_size(text)
+                        .map_err(|err| format!("invalid value '{text}' for TOOLCAP_MAX: {err}"))?;
                     options = options.max_from_environment(max);
                 }
             }
@@ -1279,7 +1294,7 @@ mod tests {
         assert_eq!(budget(&both), (2_000, 1_000));
         let err = config_with_env(&[], &[("TOOLCAP_MAX", "lots")]).unwrap_err();
         assert!(
-            err.starts_with("invalid TOOLCAP_MAX: invalid size 'lots'"),
+            err.starts_with("invalid value 'lots' for TOOLCAP_MAX: expected digits"),
             "{err}"
         );
     }
@@ -1320,13 +1335,11 @@ mod tests {
         for (args, expected) in [
             (
                 &["--tokens", "1.5"][..],
-                "invalid value '1.5' for '--tokens <COUNT>': invalid count '1.5': expected a \
-                 whole number, e.g. 100",
+                "invalid value '1.5' for '--tokens <COUNT>': expected a whole number, e.g. 100",
             ),
             (
                 &["--lines", "1e3"],
-                "invalid value '1e3' for '--lines <N>': invalid count '1e3': expected a whole \
-                 number, e.g. 100",
+                "invalid value '1e3' for '--lines <N>': expected a whole number, e.g. 100",
             ),
             (
                 &["--maxx", "3"],

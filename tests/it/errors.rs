@@ -61,7 +61,7 @@ fn bad_sizes_are_usage_errors_that_quote_the_value() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "invalid TOOLCAP_MAX: invalid size 'ten'",
+            "toolcap: invalid value 'ten' for TOOLCAP_MAX: expected digits",
         ));
 }
 
@@ -226,13 +226,11 @@ fn every_usage_error_is_one_line() {
         ),
         (
             &["--tokens", "1.5"],
-            "invalid value '1.5' for '--tokens <COUNT>': invalid count '1.5': expected a whole \
-             number, e.g. 100",
+            "invalid value '1.5' for '--tokens <COUNT>': expected a whole number, e.g. 100",
         ),
         (
             &["--lines", "1e3"],
-            "invalid value '1e3' for '--lines <N>': invalid count '1e3': expected a whole \
-             number, e.g. 100",
+            "invalid value '1e3' for '--lines <N>': expected a whole number, e.g. 100",
         ),
         // clap would suggest writing '-- -1', which runs a program '-1'.
         (&["-1"], "unexpected argument '-1' found"),
@@ -348,6 +346,108 @@ fn control_characters_in_names_and_values_stay_escaped_on_one_line() {
         .assert()
         .code(2)
         .stderr(predicate::str::starts_with(
-            "toolcap: invalid value '1\\n2' for '--max <SIZE>': invalid size '1\\n2': expected",
+            "toolcap: invalid value '1\\n2' for '--max <SIZE>': expected digits",
+        ));
+}
+
+#[test]
+fn every_size_duration_and_count_error_names_the_option_and_quotes_the_value_once() {
+    const SIZE: &str = "expected digits with an optional suffix b, k, kb, m, mb, g, gb (powers of \
+                        1000) or ki, kib, mi, mib, gi, gib (powers of 1024), e.g. 10k or 4Mi";
+    const COUNT: &str = "expected a whole number, e.g. 100";
+    const DURATION: &str = "expected digits with an optional unit ms, s, m or h (plain digits are seconds), e.g. \
+         500ms or 30s";
+    let part = format!("{SIZE}, or a percentage from 0% to 100%");
+    let options = [
+        ("--max", "SIZE", SIZE),
+        ("-m", "SIZE", SIZE),
+        ("--count-limit", "SIZE", SIZE),
+        ("--retain-size", "SIZE", SIZE),
+        ("--max-line", "SIZE", SIZE),
+        ("--keep-max", "SIZE", SIZE),
+        ("--json-limit", "SIZE", SIZE),
+        ("--stderr-max", "SIZE", SIZE),
+        ("--head", "SIZE|PCT", &part),
+        ("--tail", "SIZE|PCT", &part),
+        ("--tokens", "COUNT", COUNT),
+        ("--chars", "COUNT", COUNT),
+        ("--lines", "N", COUNT),
+        ("-n", "N", COUNT),
+        ("--retain", "N", COUNT),
+        ("--keep-context", "N", COUNT),
+        ("--context", "N", COUNT),
+        ("--timeout", "DURATION", DURATION),
+        ("--kill-after", "DURATION", DURATION),
+        ("--drain", "DURATION", DURATION),
+    ];
+    for (option, value_name, expected) in options {
+        let long = match option {
+            "-m" => "--max",
+            "-n" => "--lines",
+            long => long,
+        };
+        // A negative number is a value, not an unknown flag; each form of
+        // giving it says the same.
+        for (args, value) in [
+            (vec![option, "-3"], "-3"),
+            (vec![option, "1.5k"], "1.5k"),
+            (vec![option, "x y"], "x y"),
+        ] {
+            toolcap()
+                .args(&args)
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(format!(
+                    "toolcap: invalid value '{value}' for '{long} <{value_name}>': {expected}\n"
+                ));
+        }
+    }
+    for (args, message) in [
+        (
+            &["--max", "99999999999999999999"][..],
+            "invalid value '99999999999999999999' for '--max <SIZE>': too large: at most \
+             18446744073709551615 bytes",
+        ),
+        (
+            &["--head", "120%"],
+            "invalid value '120%' for '--head <SIZE|PCT>': expected a whole percentage from 0% \
+             to 100%, e.g. 20%",
+        ),
+        (
+            &["--retain", "99999999999999999999"],
+            "invalid value '99999999999999999999' for '--retain <N>': too large: at most \
+             18446744073709551615",
+        ),
+        (
+            &["--lines", "3:x"],
+            "invalid value '3:x' for '--lines <N>': expected a line range A:B with 1 <= A <= B, \
+             e.g. 10:20",
+        ),
+        (
+            &["--lines", "0:2"],
+            "invalid value '0:2' for '--lines <N>': expected a line range A:B with 1 <= A <= B, \
+             e.g. 10:20",
+        ),
+        (
+            &["--tokens", "5000000000000000000"],
+            "invalid value '5000000000000000000' for '--tokens <COUNT>': too large: at most \
+             4611686018427387903",
+        ),
+    ] {
+        toolcap()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("toolcap: {message}\n"));
+    }
+    toolcap()
+        .env("TOOLCAP_MAX", "1.5k")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "toolcap: invalid value '1.5k' for TOOLCAP_MAX: {SIZE}\n"
         ));
 }
