@@ -36,6 +36,10 @@ auto\t''"
 complete -c toolcap -l json-limit -d 'Largest JSON document parsed (default 64Mi); larger is text' -r
 complete -c toolcap -l fold-pattern -d 'With --fold: lines matching REGEX are similar to each other' -r
 complete -c toolcap -l profile -d 'Per-tool options: NAME, auto (by the command or input) or none' -r
+complete -c toolcap -l hook -d 'Be AGENT\'s hook: rewrite its shell call (stdin JSON) to run through toolcap' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook for its Bash tool'"
+complete -c toolcap -l install-hook -d 'Add toolcap\'s hook to AGENT\'s settings (kept otherwise as they were)' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook for its Bash tool'"
+complete -c toolcap -l uninstall-hook -d 'Remove toolcap\'s hook from AGENT\'s settings' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook for its Bash tool'"
+complete -c toolcap -l settings -d 'With --install-hook/--uninstall-hook: the settings file [default: ~/.claude/settings.json]' -r -F
 complete -c toolcap -s c -l command -d 'Run STRING with /bin/sh -c (or --shell)' -r
 complete -c toolcap -l shell -d 'Shell for -c [default: /bin/sh]' -r
 complete -c toolcap -l stderr -d 'Child\'s stderr: merged into stdout, or capped separately' -r -f -a "merged\t''
@@ -60,6 +64,7 @@ complete -c toolcap -l keep-errors -d 'Keep lines that look like errors (error, 
 complete -c toolcap -l pretty -d 'Print a shortened JSON document pretty (2 spaces)'
 complete -c toolcap -l fold -d 'Fold runs of 3+ similar lines (equal but for numbers, ids, spacing)'
 complete -c toolcap -l profiles -d 'List the profiles: what each matches, and its options'
+complete -c toolcap -l project -d 'With --install-hook/--uninstall-hook: the project\'s .claude/settings.json'
 complete -c toolcap -l no-status -d 'Do not append the [exit status: N] line'
 complete -c toolcap -l no-stdin -d 'Give the command /dev/null as stdin'
 complete -c toolcap -l plain-env -d 'Ask the command for plain output (NO_COLOR=1, TERM=dumb, ...)'

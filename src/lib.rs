@@ -74,6 +74,8 @@ unix_only! {
     mod error;
     mod escape;
     mod format;
+    #[cfg(feature = "cli")]
+    mod hook;
     mod line_match;
     mod measure;
     mod options;

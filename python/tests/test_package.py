@@ -156,6 +156,11 @@ NOT_KEYWORDS = {
     "--context": "toolcap.show(id, grep=..., context=...)",
     "--prune": "the store commands are the command line's",
     "--profiles": "a listing for people: the command line's",
+    "--hook": "a hook is a process Claude Code starts: the command line's",
+    "--install-hook": "edits the agent's settings: the command line's",
+    "--uninstall-hook": "edits the agent's settings: the command line's",
+    "--settings": "for --install-hook: the command line's",
+    "--project": "for --install-hook: the command line's",
     "--help": "help()",
     "--version": "toolcap.__version__",
 }
@@ -242,6 +247,8 @@ result = toolcap.run("true", stderr="separate", header=None, clean=None, keep=No
                      plain_env=None, fold_pattern=(p for p in ["^x"]), timeout=None)
 capped = toolcap.cap("x", strip_ansi=None, collapse_cr=None, squeeze=None, utf8=None, fold=None,
                      keep_errors=None, pretty=None)
+view: toolcap.Result = toolcap.show("3f2a", lines="1:20", grep="FAILED", context=2, store="/tmp/s", max="16k")
+rows: str = toolcap.list_outputs(5, store=True) + toolcap.list_outputs()
 problems: list[str] = capped.problems + result.problems
 if result.stderr is not None:
     stream: toolcap.StreamResult = result.stderr

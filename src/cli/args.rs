@@ -11,6 +11,7 @@ use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::profile;
+use crate::hook;
 use crate::{
     Binary, Config, CutMode, Format, Grep, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
     StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count, parse_duration, parse_size,
@@ -84,6 +85,10 @@ not be read, the spill file failed, or stdout could not be written; 2 usage \
 error; 128+N when signal N (SIGINT, SIGTERM, SIGHUP) interrupted the \
 reading: what was read is still capped and printed.
 
+--hook: always 0 (a line on stderr says what went wrong), 1 for a usage \
+error, never 2, which Claude Code reads as 'block this call'. \
+--install-hook, --uninstall-hook: 0 success, 1 failure, 2 usage error.
+
 Store commands (--list, --show, --summary, --prune): 0 success; 1 no such \
 output, a store refused or unreadable, or --show --grep found no matching \
 line; 2 usage error.
@@ -98,7 +103,8 @@ still wins); 2 usage error.",
         "\
 TOOLCAP_MAX sets the default of --max; TOOLCAP_TOKENIZER the default of \
 --tokenizer; TOOLCAP_SPILL_DIR sets the default of --spill-dir (--no-spill \
-turns it off). Empty values count as unset.",
+turns it off); TOOLCAP_HOOK_OPTIONS the options of the commands --hook \
+rewrites. Empty values count as unset.",
     ),
 ];
 
@@ -116,6 +122,7 @@ const KEEPING: &str = "Keeping lines from the cut middle";
 const STORE: &str = "Spill store";
 const FORMATS: &str = "Formats (cuts never land inside a record)";
 const PROFILES: &str = "Profiles (per-tool options)";
+const HOOK: &str = "Agent hooks";
 
 // Every option that takes a number has `allow_negative_numbers`, so that
 // `--max -3` reaches its parser, which refuses it naming the option, instead
@@ -638,6 +645,62 @@ struct Args {
     #[arg(long, help_heading = PROFILES)]
     profiles: bool,
 
+    /// Be AGENT's hook: rewrite its shell call (stdin JSON) to run through toolcap
+    #[arg(
+        long,
+        value_name = "AGENT",
+        value_enum,
+        help_heading = HOOK,
+        group = "hook_command",
+        long_help = "Be AGENT's hook (claude-code: a PreToolUse hook for the Bash tool): read the \
+                     event's JSON on stdin and print the JSON whose updatedInput runs the same \
+                     command through toolcap -c, with the options of TOOLCAP_HOOK_OPTIONS, else \
+                     of the [hook] table of profiles.toml (args = [...]), else --max 16k --clean \
+                     --keep-errors --profile auto --store --plain-env. Prints nothing (the call \
+                     runs as it was) for another tool, a background call, and a command that \
+                     changes the shell (cd, export, source, alias, set, exec, an assignment, \
+                     ...), already runs toolcap, starts a background job, uses bash-only syntax \
+                     or cannot be read with certainty. Never blocks the agent: bad input is one \
+                     line on stderr, and exit status 0."
+    )]
+    hook: Option<AgentArg>,
+
+    /// Add toolcap's hook to AGENT's settings (kept otherwise as they were)
+    #[arg(
+        long,
+        value_name = "AGENT",
+        value_enum,
+        help_heading = HOOK,
+        group = "hook_command",
+        long_help = "Add the entry that runs 'toolcap --hook AGENT' to AGENT's settings \
+                     (claude-code: hooks.PreToolUse, matcher Bash, in ~/.claude/settings.json, or \
+                     --settings FILE, or --project's .claude/settings.json). Every other setting \
+                     and hook stays as it was, in its order; the file is replaced atomically, \
+                     after a copy of it is left as FILE.bak. Run again, it changes nothing."
+    )]
+    install_hook: Option<AgentArg>,
+
+    /// Remove toolcap's hook from AGENT's settings
+    #[arg(
+        long,
+        value_name = "AGENT",
+        value_enum,
+        help_heading = HOOK,
+        group = "hook_command",
+        long_help = "Remove exactly the entry --install-hook added (any command hook that runs \
+                     'toolcap --hook AGENT'), from the same settings file; a backup is left as \
+                     FILE.bak."
+    )]
+    uninstall_hook: Option<AgentArg>,
+
+    /// With --install-hook/--uninstall-hook: the settings file [default: ~/.claude/settings.json]
+    #[arg(long, value_name = "FILE", value_parser = non_empty_path(), help_heading = HOOK, conflicts_with = "project")]
+    settings: Option<PathBuf>,
+
+    /// With --install-hook/--uninstall-hook: the project's .claude/settings.json
+    #[arg(long, help_heading = HOOK)]
+    project: bool,
+
     /// Run STRING with /bin/sh -c (or --shell)
     #[arg(
         short = 'c',
@@ -801,6 +864,13 @@ enum BinaryArg {
     Summary,
 }
 
+/// The agents toolcap can be a hook of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum AgentArg {
+    /// Claude Code: a PreToolUse hook for its Bash tool.
+    ClaudeCode,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum StderrArg {
     Merged,
@@ -835,6 +905,8 @@ pub(crate) enum Stop {
     Usage(String),
     /// Text for stdout (`--profiles`), exit 0.
     Print(String),
+    /// `--hook`, `--install-hook`, `--uninstall-hook`.
+    Hook(hook::Command),
 }
 
 /// Parses the arguments (`argv[0]` first) and the process's environment
@@ -860,6 +932,9 @@ pub(crate) fn parse_from(
     if args.profiles {
         return Err(profile::listing(&env).map_or_else(Stop::Usage, Stop::Print));
     }
+    if let Some(command) = hook_command(&args, &matches, &env)? {
+        return Err(Stop::Hook(command));
+    }
     let choice = args.profile.clone();
     let config = args.into_config(&env).map_err(Stop::Usage)?;
     match choice {
@@ -870,11 +945,123 @@ pub(crate) fn parse_from(
                 let (_, args) = parse_args(&argv).map_err(|stop| match stop {
                     Stop::Usage(message) | Stop::Print(message) => message,
                     Stop::Info(info) => one_line(&info),
+                    Stop::Hook(_) => "a profile's options cannot be a hook command".into(),
                 })?;
                 args.into_config(&env)
             };
             profile::apply(&choice, config, &argv, &matches, &env, &reparse).map_err(Stop::Usage)
         }
+    }
+}
+
+/// The arguments the hook commands take besides their own.
+const HOOK_ARGS: [&str; 5] = ["hook", "install_hook", "uninstall_hook", "settings", "project"];
+
+/// What `--hook`, `--install-hook` or `--uninstall-hook` asks, if one is
+/// given; they take no other option (the hook's options come from
+/// TOOLCAP_HOOK_OPTIONS or profiles.toml, so that the settings entry stays
+/// one fixed line).
+fn hook_command(
+    args: &Args,
+    matches: &ArgMatches,
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Result<Option<hook::Command>, Stop> {
+    let settings_given = args.settings.is_some() || args.project;
+    let misplaced = || {
+        Stop::Usage("--settings and --project are for --install-hook and --uninstall-hook".into())
+    };
+    let asked = match (args.hook, args.install_hook, args.uninstall_hook) {
+        (Some(AgentArg::ClaudeCode), ..) => HookAsk::Rewrite,
+        (_, Some(AgentArg::ClaudeCode), _) => HookAsk::Install,
+        (.., Some(AgentArg::ClaudeCode)) => HookAsk::Uninstall,
+        _ if settings_given => return Err(misplaced()),
+        _ => return Ok(None),
+    };
+    let definition = command();
+    let other = definition
+        .get_arguments()
+        .map(|arg| arg.get_id().as_str())
+        .filter(|id| !HOOK_ARGS.contains(id))
+        .find(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine));
+    if let Some(id) = other {
+        return Err(Stop::Usage(format!(
+            "the hook commands take no other option (got '--{}'): the hook's options come from \
+             TOOLCAP_HOOK_OPTIONS or a [hook] table in profiles.toml",
+            id.replace('_', "-")
+        )));
+    }
+    if asked == HookAsk::Rewrite {
+        if settings_given {
+            return Err(misplaced());
+        }
+        return Ok(Some(hook::Command::Rewrite(hook_options(env))));
+    }
+    let settings = match (&args.settings, args.project) {
+        (Some(file), _) => file.clone(),
+        (None, true) => PathBuf::from(".claude/settings.json"),
+        (None, false) => match env("HOME").filter(|home| !home.is_empty()) {
+            Some(home) => PathBuf::from(home).join(".claude/settings.json"),
+            None => {
+                return Err(Stop::Usage(
+                    "the user's Claude Code settings are in $HOME/.claude: set HOME, or give \
+                     --settings FILE or --project"
+                        .into(),
+                ));
+            }
+        },
+    };
+    Ok(Some(match asked {
+        HookAsk::Install => hook::Command::Install(settings),
+        _ => hook::Command::Uninstall(settings),
+    }))
+}
+
+/// Which hook command was given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HookAsk {
+    Rewrite,
+    Install,
+    Uninstall,
+}
+
+/// The options a wrapped command runs with: TOOLCAP_HOOK_OPTIONS, else the
+/// `[hook]` table's `args`, else the default, and the table's `decision`;
+/// the options checked as the command line reads them, so that a bad one
+/// is said once, by the hook, instead of by every command it would wrap.
+fn hook_options(env: &dyn Fn(&str) -> Option<OsString>) -> Result<hook::Rewrite, String> {
+    const VARIABLE: &str = "TOOLCAP_HOOK_OPTIONS";
+    let table = profile::hook_table(env)?.unwrap_or_default();
+    let decision = match table.decision.as_deref() {
+        Some("ask") => hook::Decision::Ask,
+        _ => hook::Decision::Allow,
+    };
+    let words = match env(VARIABLE).filter(|value| !value.is_empty()) {
+        Some(value) => {
+            let text = value.to_str().ok_or("invalid TOOLCAP_HOOK_OPTIONS: not UTF-8")?;
+            hook::split_options(text)?
+        }
+        None => match table.args {
+            Some(args) => args,
+            None => hook::DEFAULT_OPTIONS.iter().map(|word| word.to_string()).collect(),
+        },
+    };
+    let argv = std::iter::once("toolcap")
+        .chain(words.iter().map(String::as_str))
+        .chain(["-c", "true"])
+        .map(OsString::from);
+    let refused = |why: String| format!("invalid hook options '{}': {why}", words.join(" "));
+    match parse_from(argv.collect::<Vec<_>>(), |name| env(name)) {
+        Ok(config) => match &config.mode {
+            Mode::Wrap(wrap) if wrap.argv.last().is_some_and(|last| last == "true") => {
+                Ok(hook::Rewrite {
+                    options: words,
+                    decision,
+                })
+            }
+            _ => Err(refused("expected capping options only".into())),
+        },
+        Err(Stop::Usage(why)) => Err(refused(why)),
+        Err(_) => Err(refused("expected capping options only".into())),
     }
 }
 
@@ -1248,6 +1435,7 @@ mod tests {
         .map_err(|stop| match stop {
             Stop::Usage(message) | Stop::Print(message) => message,
             Stop::Info(info) => info.to_string(),
+            Stop::Hook(command) => format!("{command:?}"),
         })
     }
 

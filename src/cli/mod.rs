@@ -7,8 +7,9 @@ mod args;
 mod profile;
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 
+use crate::hook;
 use crate::{ChildReport, Error, Mode, Report};
 
 /// Usage errors, as clap and most tools use it.
@@ -24,6 +25,12 @@ const EXIT_SIGNAL_BASE: u8 = 128;
 /// environment, and returns its exit status. Everything it prints goes to
 /// stdout and stderr.
 pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    // Claude Code reads a hook's exit status 2 as "block this tool call":
+    // a hook's own usage error must not stop the agent.
+    let is_hook = argv
+        .iter()
+        .any(|word| word == "--hook" || word.as_encoded_bytes().starts_with(b"--hook="));
     let config = match args::parse(argv) {
         Ok(config) => config,
         Err(args::Stop::Info(info)) => {
@@ -34,8 +41,9 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         }
         Err(args::Stop::Usage(message)) => {
             print_error(&message);
-            return EXIT_USAGE;
+            return if is_hook { EXIT_FAILURE } else { EXIT_USAGE };
         }
+        Err(args::Stop::Hook(command)) => return run_hook(command),
         Err(args::Stop::Print(text)) => {
             // Nothing sensible is left to do if stdout is gone.
             let _ = io::stdout().lock().write_all(text.as_bytes());
@@ -74,10 +82,82 @@ pub fn config(argv: impl IntoIterator<Item = OsString>) -> Result<crate::Config,
     };
     args::parse_from(argv, env).map_err(|stop| match stop {
         args::Stop::Usage(message) => message,
-        args::Stop::Info(_) | args::Stop::Print(_) => {
-            "help, version and --profiles are for the command line".into()
+        args::Stop::Info(_) | args::Stop::Print(_) | args::Stop::Hook(_) => {
+            "help, version, --profiles and the hook commands are for the command line".into()
         }
     })
+}
+
+/// The most of stdin `--hook` reads: an event is a few kilobytes (a long
+/// command, a heredoc); more is not an event.
+const HOOK_INPUT_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// Runs a hook command. The hook itself always exits 0: whatever goes
+/// wrong, the agent's call runs as it was (a line on stderr says why).
+fn run_hook(command: hook::Command) -> u8 {
+    match command {
+        hook::Command::Rewrite(Err(message)) => {
+            print_error(&format_args!("hook: {message}; the command runs as it was"));
+            0
+        }
+        hook::Command::Rewrite(Ok(how)) => {
+            let mut input = Vec::new();
+            if let Err(err) = io::stdin().lock().take(HOOK_INPUT_LIMIT).read_to_end(&mut input) {
+                print_error(&format_args!("hook: cannot read stdin: {err}"));
+                return 0;
+            }
+            match hook::rewrite(&input, &how) {
+                Ok(Some(answer)) => {
+                    let mut out = io::stdout().lock();
+                    // Nothing is left to do if stdout is gone.
+                    let _ = writeln!(out, "{answer}").and_then(|()| out.flush());
+                }
+                Ok(None) => {}
+                Err(message) => print_error(&format_args!("hook: {message}; the command runs as it was")),
+            }
+            0
+        }
+        hook::Command::Install(path) => match hook::settings::install(&path) {
+            Ok(change) => {
+                let done = match change {
+                    hook::settings::Change::Unchanged => {
+                        format!("the toolcap hook is already in '{}'", path.display())
+                    }
+                    hook::settings::Change::Written { backup } => format!(
+                        "added the toolcap hook to '{}'{}",
+                        path.display(),
+                        backup.map(|b| format!(" (the previous file is '{}')", b.display())).unwrap_or_default()
+                    ),
+                };
+                let _ = writeln!(io::stdout().lock(), "{done}");
+                0
+            }
+            Err(message) => {
+                print_error(&message);
+                EXIT_FAILURE
+            }
+        },
+        hook::Command::Uninstall(path) => match hook::settings::uninstall(&path) {
+            Ok(change) => {
+                let done = match change {
+                    hook::settings::Change::Unchanged => {
+                        format!("the toolcap hook is not in '{}'", path.display())
+                    }
+                    hook::settings::Change::Written { backup } => format!(
+                        "removed the toolcap hook from '{}'{}",
+                        path.display(),
+                        backup.map(|b| format!(" (the previous file is '{}')", b.display())).unwrap_or_default()
+                    ),
+                };
+                let _ = writeln!(io::stdout().lock(), "{done}");
+                0
+            }
+            Err(message) => {
+                print_error(&message);
+                EXIT_FAILURE
+            }
+        },
+    }
 }
 
 /// Prints what went wrong and decides the status: the command's own when

@@ -4,10 +4,10 @@
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use crate::config::{Config, Mode, StoreCommand};
-use crate::report::Report;
 use super::view::{self, StoredView};
+use crate::config::{Config, Mode, StoreCommand};
 use crate::error::{Error, Problem};
+use crate::report::Report;
 use crate::sink::Sink;
 use crate::source::child::is_shell;
 use crate::render::template::grouped_digits;

@@ -45,9 +45,11 @@ enum Row {
 
 /// Opens a stored output for reading.
 fn open(path: &Path) -> Result<BufReader<File>, Error> {
-    open_output(path)
-        .map(BufReader::new)
-        .map_err(Error::io(format!("cannot read the stored output '{}'", path.display())))
+    open_output(path).map(BufReader::new).map_err(cannot_read(path))
+}
+
+fn cannot_read(path: &Path) -> impl FnOnce(std::io::Error) -> Error {
+    Error::io(format!("cannot read the stored output '{}'", path.display()))
 }
 
 /// Calls `each` with every line of `path` (1-based number, bytes with
@@ -64,7 +66,7 @@ fn for_lines(
         line.clear();
         let read = reader
             .read_until(b'\n', &mut line)
-            .map_err(Error::io(format!("cannot read the stored output '{}'", path.display())))?;
+            .map_err(cannot_read(path))?;
         if read == 0 {
             break;
         }
@@ -178,6 +180,21 @@ pub(super) fn capped(
             write_row(&mut row_text, row, line);
             capper.push(&row_text);
         })?),
+        None if lines.is_none() => {
+            // The whole output: in chunks, so that a long line is never
+            // held whole.
+            let mut reader = open(path)?;
+            loop {
+                let chunk = reader.fill_buf().map_err(cannot_read(path))?;
+                if chunk.is_empty() {
+                    break;
+                }
+                let read = chunk.len();
+                capper.push(chunk);
+                reader.consume(read);
+            }
+            None
+        }
         None => {
             for_lines(path, range, &mut |_, line| capper.push(line))?;
             None

@@ -14,6 +14,7 @@ mod fold;
 mod format_model;
 mod formats;
 mod harness;
+mod hook;
 mod interrupt;
 mod live;
 mod model;

@@ -313,3 +313,42 @@ fn grep_numbers_a_last_line_without_newline_and_ends_it() {
         .success()
         .stdout("200:row 200\n201:row end\n");
 }
+
+#[test]
+fn show_of_a_large_output_with_a_budget_is_capped() {
+    let dir = TempDir::new("show-large");
+    // 2 MB: a 1 MB line without a newline between many short lines.
+    let mut input: Vec<u8> = (1..=50_000)
+        .map(|i| format!("row {i}\n"))
+        .collect::<String>()
+        .into_bytes();
+    input.extend(std::iter::repeat_n(b'x', 1_000_000));
+    input.extend(
+        (50_001..=100_000)
+            .map(|i| format!("\nrow {i}"))
+            .collect::<String>()
+            .into_bytes(),
+    );
+    input.push(b'\n');
+    let (store, id) = stored(&dir, &input);
+    let out = toolcap()
+        .args([
+            "--spill-dir",
+            &store,
+            "--show",
+            &id,
+            "--max",
+            "16k",
+            "--no-header",
+        ])
+        .output()
+        .expect("show");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.len() < 16_500, "{}", text.len());
+    assert!(
+        text.starts_with("row 1\nrow 2\n") && text.ends_with("row 99999\nrow 100000\n"),
+        "{text}"
+    );
+    assert!(text.contains(" bytes truncated (lines "), "{text}");
+}

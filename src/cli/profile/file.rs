@@ -1,6 +1,7 @@
 //! The user's profiles: `${XDG_CONFIG_HOME:-~/.config}/toolcap/profiles.toml`,
-//! with `[profiles.NAME]` tables of `match`, `detect` and `args`. Anything
-//! else in the file is an error naming the file, the line and the key.
+//! with `[profiles.NAME]` tables of `match`, `detect` and `args`, and a
+//! `[hook]` table of `args` and `decision` (`toolcap --hook`'s options). Anything else in
+//! the file is an error naming the file, the line and the key.
 
 use std::ffi::OsString;
 use std::ops::Range;
@@ -87,19 +88,52 @@ fn key_on_line(text: &str, at: usize) -> Option<String> {
     (!key.is_empty()).then(|| key.to_string())
 }
 
+/// The `[hook]` table, as written: a key left out is `None`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct HookTable {
+    /// The options of the commands `toolcap --hook` rewrites.
+    pub(crate) args: Option<Vec<String>>,
+    /// The permission decision it answers with: `allow` or `ask`.
+    pub(crate) decision: Option<String>,
+}
+
+/// The `[hook]` table in `path`, if the file has one.
+pub(super) fn read_hook(path: &Path) -> Result<Option<HookTable>, String> {
+    let text = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(format!("cannot read '{}': {err}", path.display())),
+    };
+    let text = String::from_utf8(text)
+        .map_err(|_| format!("{}: not UTF-8 text, as TOML must be", path.display()))?;
+    parse_document(&text)
+        .map(|(_, hook)| hook)
+        .map_err(|at| at.message(path, &text))
+}
+
 fn parse(text: &str) -> Result<Vec<UserProfile>, Wrong> {
+    parse_document(text).map(|(profiles, _)| profiles)
+}
+
+/// The profiles, and the `[hook]` table.
+fn parse_document(text: &str) -> Result<(Vec<UserProfile>, Option<HookTable>), Wrong> {
     let document = DeTable::parse(text).map_err(|err| Wrong {
         span: err.span().unwrap_or(0..0),
         key: None,
         what: format!("invalid TOML: {}", err.message()),
     })?;
     let mut profiles = Vec::new();
+    let mut hook = None;
     for (key, value) in document.get_ref() {
+        if key.get_ref() == "hook" {
+            hook = Some(hook_table(value)?);
+            continue;
+        }
         if key.get_ref() != "profiles" {
             return Err(Wrong::at(
                 key.span(),
                 key.get_ref().to_string(),
-                "unknown key: the file holds [profiles.NAME] tables",
+                "unknown key: the file holds [profiles.NAME] tables and a [hook] table",
             ));
         }
         let DeValue::Table(table) = value.get_ref() else {
@@ -118,7 +152,34 @@ fn parse(text: &str) -> Result<Vec<UserProfile>, Wrong> {
         counted = profile.line;
         profile.line = lines;
     }
-    Ok(profiles)
+    Ok((profiles, hook))
+}
+
+/// `[hook]`: `args = [...]`, the options of the commands the hook
+/// rewrites, and `decision`, the permission decision it answers with.
+fn hook_table(value: &Spanned<DeValue>) -> Result<HookTable, Wrong> {
+    let DeValue::Table(table) = value.get_ref() else {
+        return Err(Wrong::at(value.span(), "hook", "expected a table, [hook]"));
+    };
+    let mut hook = HookTable::default();
+    for (field, value) in table {
+        let key = format!("hook.{}", field.get_ref());
+        match field.get_ref().as_ref() {
+            "args" => {
+                hook.args = Some(strings(value).ok_or_else(|| {
+                    Wrong::at(value.span(), key, "expected an array of strings, [\"...\", ...]")
+                })?);
+            }
+            "decision" => match value.get_ref() {
+                DeValue::String(text) if ["allow", "ask"].contains(&text.as_ref()) => {
+                    hook.decision = Some(text.to_string());
+                }
+                _ => return Err(Wrong::at(value.span(), key, "expected \"allow\" or \"ask\"")),
+            },
+            _ => return Err(Wrong::at(field.span(), key, "unknown key: [hook] has args and decision")),
+        }
+    }
+    Ok(hook)
 }
 
 /// `[profiles.NAME]`; its `line` is its offset until `parse` counts lines.
@@ -218,6 +279,12 @@ mod tests {
             ]
         );
         assert_eq!(parse("").unwrap(), []);
+        let (profiles, hook) = parse_document("[hook]\nargs = [\"--max\", \"8k\"]\ndecision = \"ask\"\n").unwrap();
+        let table = HookTable {
+            args: Some(vec!["--max".into(), "8k".into()]),
+            decision: Some("ask".into()),
+        };
+        assert_eq!((profiles, hook), (Vec::new(), Some(table)));
     }
 
     #[test]
@@ -235,7 +302,17 @@ mod tests {
                 "\n[profiles.x]\nargs = [\"--fold\", 3]\n",
                 "/p.toml:3: key 'profiles.x.args': expected an array of strings, [\"...\", ...]",
             ),
-            ("[other]\n", "/p.toml:1: key 'other': unknown key: the file holds [profiles.NAME] tables"),
+            (
+                "[other]\n",
+                "/p.toml:1: key 'other': unknown key: the file holds [profiles.NAME] tables and a \
+                 [hook] table",
+            ),
+            ("[hook]\nargz = []\n", "/p.toml:2: key 'hook.argz': unknown key: [hook] has args and decision"),
+            ("[hook]\ndecision = \"deny\"\n", "/p.toml:2: key 'hook.decision': expected \"allow\" or \"ask\""),
+            (
+                "[hook]\nargs = \"--max 8k\"\n",
+                "/p.toml:2: key 'hook.args': expected an array of strings, [\"...\", ...]",
+            ),
             (
                 "[profiles.x]\nfoo = true\n",
                 "/p.toml:2: key 'profiles.x.foo': unknown key: a profile has match, detect and args",

@@ -12,7 +12,7 @@
 //! first bytes (`ProfileChoice::FromInput`).
 
 mod builtin;
-mod file;
+pub(super) mod file;
 mod program;
 
 use std::ffi::OsString;
@@ -322,6 +322,15 @@ fn check_user_profile(profile: &Profile) -> Result<(), String> {
 }
 
 /// `--profiles`: the listing, or why the user's profiles cannot be read.
+/// The `[hook]` table of the user's profiles.toml (`args`: the options of
+/// the commands `--hook` rewrites; `decision`), if it has one.
+pub(super) fn hook_table(env: &dyn Fn(&str) -> Option<OsString>) -> Result<Option<file::HookTable>, String> {
+    match file::path(env) {
+        Some(path) => file::read_hook(&path),
+        None => Ok(None),
+    }
+}
+
 pub(super) fn listing(env: &dyn Fn(&str) -> Option<OsString>) -> Result<String, String> {
     Profiles::load(env).map(|profiles| profiles.listing())
 }
