@@ -307,7 +307,13 @@ struct Args {
     no_spill: bool,
 
     /// List the store's outputs, newest first
-    #[arg(long, help_heading = STORE, group = "store_command")]
+    #[arg(
+        long,
+        help_heading = STORE,
+        group = "store_command",
+        long_help = "List the store's outputs, newest first: id, time, size, lines, command. \
+                     Takes only --store or --spill-dir DIR; any other option is refused."
+    )]
     list: bool,
 
     /// Print a stored output byte for byte (ID: any unique prefix)
@@ -319,7 +325,9 @@ struct Args {
         long_help = "Print the stored output ID (any unique prefix of its id) byte for byte; with \
                      --lines A:B, only its lines A to B (1-based, inclusive). Given a budget \
                      (--max, --tokens, --chars, --head or --tail) or --grep, the view is capped \
-                     like any output, its marker naming the stored output's lines left out."
+                     like any output, its marker naming the stored output's lines left out. \
+                     Wrap mode's options, --spill, --no-spill, --retain, --retain-size, --json, \
+                     --live and --profile do not apply to it and are refused."
     )]
     show: Option<String>,
 
@@ -360,13 +368,21 @@ struct Args {
         group = "store_command",
         long_help = "Print one line a harness can put in place of a tool result it clears from \
                      the context: [output ID: BYTES bytes, LINES lines, exit STATUS, COMMAND; \
-                     full output: toolcap --show ID]."
+                     full output: toolcap --show ID]. Takes only --store or --spill-dir DIR; any \
+                     other option is refused."
     )]
     summary: Option<String>,
 
     /// Apply retention to the store now, and remove the outputs of killed
     /// runs, which no run will list
-    #[arg(long, help_heading = STORE, group = "store_command")]
+    #[arg(
+        long,
+        help_heading = STORE,
+        group = "store_command",
+        long_help = "Apply retention to the store now (--retain, --retain-size), and remove the \
+                     outputs of killed runs, which no run will list. Takes only --store or \
+                     --spill-dir DIR, --retain and --retain-size; any other option is refused."
+    )]
     prune: bool,
 
     /// Keep at most N outputs in the store [default: 200]
@@ -937,6 +953,9 @@ pub(crate) fn parse_from(
     }
     let choice = args.profile.clone();
     let config = args.into_config(&env).map_err(Stop::Usage)?;
+    if let Mode::Store(store_command) = &config.mode {
+        refuse_unapplied(store_command, &matches).map_err(Stop::Usage)?;
+    }
     match choice {
         None => Ok(config),
         Some(choice) => {
@@ -951,6 +970,52 @@ pub(crate) fn parse_from(
             };
             profile::apply(&choice, config, &argv, &matches, &env, &reparse).map_err(Stop::Usage)
         }
+    }
+}
+
+/// What `--show` never applies, besides wrap mode's options: what only a
+/// capping run does (a spill file, retention, a JSON report, live output,
+/// a profile).
+const NOT_FOR_SHOW: [&str; 7] = ["spill", "no_spill", "retain", "retain_size", "json", "live", "profile"];
+
+/// Refuses an option given on the command line that the store command does
+/// not apply, naming it (issue 21): `--list`, `--summary` and `--prune` take
+/// only the store (`--prune` its retention too); `--show` takes its own
+/// options and the capping options, which cap its view. An option from the
+/// environment (TOOLCAP_MAX) is a default, not a request, and is not
+/// refused.
+fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Result<(), String> {
+    let (name, takes) = match store_command {
+        StoreCommand::List => ("--list", "--store or --spill-dir DIR"),
+        StoreCommand::Summary { .. } => ("--summary", "--store or --spill-dir DIR"),
+        StoreCommand::Prune => ("--prune", "--store or --spill-dir DIR, --retain and --retain-size"),
+        StoreCommand::Show { .. } => (
+            "--show",
+            "--lines A:B, --grep, --context, the store and the capping options",
+        ),
+    };
+    let applies = |arg: &clap::Arg| {
+        let id = arg.get_id().as_str();
+        let store = ["store", "spill_dir"].contains(&id);
+        match store_command {
+            StoreCommand::List => store || id == "list",
+            StoreCommand::Summary { .. } => store || id == "summary",
+            StoreCommand::Prune => store || ["prune", "retain", "retain_size"].contains(&id),
+            StoreCommand::Show { .. } => {
+                arg.get_help_heading() != Some(WRAP_MODE) && !NOT_FOR_SHOW.contains(&id)
+            }
+        }
+    };
+    let definition = command();
+    // FILEs and a program are refused before, with their own message.
+    let refused = definition.get_arguments().find(|arg| {
+        !arg.is_positional()
+            && matches.value_source(arg.get_id().as_str()) == Some(clap::parser::ValueSource::CommandLine)
+            && !applies(arg)
+    });
+    match refused.and_then(clap::Arg::get_long) {
+        Some(long) => Err(format!("--{long} does not apply to {name}, which takes only {takes}")),
+        None => Ok(()),
     }
 }
 
@@ -1563,6 +1628,15 @@ mod tests {
             panic!("not wrap mode")
         };
         assert_eq!((wrap.argv.len(), wrap.timeout), (2, None));
+    }
+
+    #[test]
+    fn the_options_show_refuses_are_options() {
+        let definition = command();
+        for id in NOT_FOR_SHOW {
+            assert!(definition.get_arguments().any(|arg| arg.get_id() == id), "{id}");
+        }
+        assert!(definition.get_arguments().any(|arg| arg.get_help_heading() == Some(WRAP_MODE)));
     }
 
     #[test]

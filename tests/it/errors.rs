@@ -451,3 +451,175 @@ fn every_size_duration_and_count_error_names_the_option_and_quotes_the_value_onc
             "toolcap: invalid value '1.5k' for TOOLCAP_MAX: {SIZE}\n"
         ));
 }
+
+#[test]
+fn store_commands_refuse_the_options_they_do_not_apply() {
+    let dir = TempDir::new("store-refusals");
+    let store = dir.join("store");
+    let output = toolcap()
+        .args(["--max", "10", "--json", "--spill-dir"])
+        .arg(&store)
+        .write_stdin(repeated("line\n", 100))
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let id = report["spill_id"].as_str().expect("a spill id").to_string();
+    let only_store = "which takes only --store or --spill-dir DIR";
+    let show = "which takes only --lines A:B, --grep, --context, the store and the capping options";
+    for (args, message) in [
+        (
+            vec!["--list", "--max", "5"],
+            format!("--max does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--list", "-n", "3"],
+            format!("--lines does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--list", "--clean"],
+            format!("--clean does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--list", "--retain", "3"],
+            format!("--retain does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--list", "--no-status"],
+            format!("--no-status does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--summary", &id, "--style", "codex"],
+            format!("--style does not apply to --summary, {only_store}"),
+        ),
+        (
+            vec!["--summary", &id, "--profile", "cargo"],
+            format!("--profile does not apply to --summary, {only_store}"),
+        ),
+        (
+            vec!["--prune", "--max", "5"],
+            format!("--max does not apply to --prune, {only_store}, --retain and --retain-size"),
+        ),
+        (
+            vec!["--prune", "--keep-errors"],
+            format!(
+                "--keep-errors does not apply to --prune, {only_store}, --retain and --retain-size"
+            ),
+        ),
+        (
+            vec!["--show", &id, "--timeout", "5s"],
+            format!("--timeout does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--stderr", "separate"],
+            format!("--stderr does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--plain-env"],
+            format!("--plain-env does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--retain", "1"],
+            format!("--retain does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--retain-size", "1k"],
+            format!("--retain-size does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--json", "--max", "5"],
+            format!("--json does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--live"],
+            format!("--live does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--profile", "cargo"],
+            format!("--profile does not apply to --show, {show}"),
+        ),
+    ] {
+        toolcap()
+            .arg("--spill-dir")
+            .arg(&store)
+            .args(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("toolcap: {message}\n"));
+    }
+    // --spill and --no-spill name no store: refused as well.
+    for (option, value) in [("--spill", Some("x")), ("--no-spill", None)] {
+        toolcap()
+            .env("TOOLCAP_SPILL_DIR", &store)
+            .args(["--show", &id, option])
+            .args(value)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "toolcap: {option} does not apply to --show, {show}\n"
+            ));
+    }
+    // What they apply is taken: --show's capping options cap its view,
+    // --prune's retention prunes, and a budget from the environment is a
+    // default, not a request.
+    let row = toolcap()
+        .env("TOOLCAP_MAX", "5")
+        .arg("--spill-dir")
+        .arg(&store)
+        .arg("--list")
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(row).unwrap().starts_with(&id));
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&store)
+        .args([
+            "--show",
+            &id,
+            "--lines",
+            "1:3",
+            "--max",
+            "10",
+            "--cut",
+            "bytes",
+            "--no-header",
+        ])
+        .assert()
+        .code(0)
+        .stdout(format!(
+            "line\n[... 5 bytes truncated (lines 2-2); full output in {} ...]\nline\n",
+            store.join(format!("{id}.log")).display()
+        ))
+        .stderr("");
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&store)
+        .args([
+            "--show",
+            &id,
+            "--grep",
+            "line",
+            "--context",
+            "1",
+            "--keep-errors",
+            "--max",
+            "10",
+        ])
+        .assert()
+        .code(0)
+        .stderr("");
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&store)
+        .args(["--prune", "--retain", "0", "--retain-size", "1k"])
+        .assert()
+        .code(0)
+        .stdout("")
+        .stderr("");
+    assert!(!store.join(format!("{id}.log")).exists());
+}
