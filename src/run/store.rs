@@ -12,7 +12,7 @@ use crate::sink::Sink;
 use crate::source::child::is_shell;
 use crate::render::template::grouped_digits;
 use crate::render::text::{escape_for_marker, shell_quoted, show_command};
-use crate::spill::store::{Entries, Entry, ID_DIGITS, Skipped, Store, open_output};
+use crate::spill::store::{Entries, Entry, ID_DIGITS, Skipped, Store, open_output, output_file};
 use crate::spill::{SpillTarget, StoreTarget, absolute};
 
 /// The widest command a summary shows, in characters.
@@ -122,8 +122,9 @@ fn skipped_lines(store: &Store, entries: &Entries) -> Vec<Problem> {
                      is touched"
                 ),
                 Skipped::ForeignFile { id, file } => format!(
-                    ": it names the file '{file}', but output {id} is {id}.log in the store, so \
-                     '{file}' is never touched"
+                    ": it names the file '{file}', but output {id} is {} in the store, so \
+                     '{file}' is never touched",
+                    output_file(id)
                 ),
             };
             Problem::Spill(format!(

@@ -255,10 +255,13 @@ impl Store {
     }
 
     /// The manifest as it is; empty when there is none yet.
+    /// Never read through a symlink, as it is never written through one.
     fn manifest_bytes(&self) -> io::Result<Vec<u8>> {
-        match fs::read(self.manifest_path()) {
-            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
-            read => read,
+        let mut bytes = Vec::new();
+        match open_output(&self.manifest_path()) {
+            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(bytes),
+            Err(err) => Err(err),
+            Ok(mut file) => file.read_to_end(&mut bytes).map(|_| bytes),
         }
     }
 
@@ -497,8 +500,9 @@ fn dangling_link(dir: &Path) -> Option<String> {
     })
 }
 
-/// Opens a stored output for reading, never through a symlink: a link in
-/// the store must not make `--show` print a file outside it.
+/// Opens a stored output (or the manifest) for reading, never through a
+/// symlink: a link in the store must not make `--show` print a file
+/// outside it.
 pub(crate) fn open_output(path: &Path) -> io::Result<File> {
     OpenOptions::new()
         .read(true)
@@ -519,7 +523,7 @@ fn is_abandoned(path: &Path) -> bool {
 }
 
 /// The name of the file that holds output `id`.
-fn output_file(id: &str) -> String {
+pub(crate) fn output_file(id: &str) -> String {
     format!("{id}.log")
 }
 

@@ -268,3 +268,43 @@ fn a_dangling_symlink_where_the_store_should_be_says_so() {
         "nothing was created"
     );
 }
+
+#[test]
+fn a_manifest_that_is_a_symlink_out_of_the_store_is_not_read() {
+    let dir = TempDir::new("store-manifest-link");
+    let store = dir.join("store");
+    record(&store, 100, "200");
+    let manifest = store.join("index.jsonl");
+    let outside = Outside::create(vec![(
+        dir.join("elsewhere.jsonl"),
+        "{\"id\":\"0123abcd\"}\n",
+    )]);
+    std::fs::remove_file(&manifest).unwrap();
+    std::os::unix::fs::symlink(dir.join("elsewhere.jsonl"), &manifest).unwrap();
+    let why = "it is a symbolic link, which toolcap does not follow";
+    toolcap()
+        .arg("--list")
+        .arg("--spill-dir")
+        .arg(&store)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!(
+            "toolcap: cannot read the spill store's manifest '{}': {why}\n",
+            manifest.display()
+        ));
+    toolcap()
+        .args(["--prune", "--retain", "0", "--spill-dir"])
+        .arg(&store)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!("toolcap: cannot prune the spill store: {why}\n"));
+    outside.assert_untouched("--list and --prune");
+    assert!(
+        std::fs::symlink_metadata(&manifest)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
