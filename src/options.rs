@@ -780,8 +780,8 @@ impl Options {
                     "--tokens",
                     tokens.checked_mul(BYTES_PER_TOKEN).ok_or_else(|| {
                         usage(format!(
-                            "invalid value '{tokens}' for '--tokens <COUNT>': too large (at \
-                             most {})",
+                            "invalid value '{tokens}' for '--tokens <COUNT>': too large: at \
+                             most {}",
                             u64::MAX / BYTES_PER_TOKEN
                         ))
                     })?,

@@ -919,8 +919,16 @@ fn summary(py: Python<'_>, id: &str, store: Option<&Bound<'_, PyAny>>) -> PyResu
 }
 
 /// The capping options `show` does not take: its view is never spilled,
-/// and `lines` is its own range.
-const NOT_FOR_SHOW: &[&str] = &["lines", "spill", "store", "retain", "retain_size"];
+/// `lines` is its own range, and `--show` applies no profile (it refuses
+/// `--profile`).
+const NOT_FOR_SHOW: &[&str] = &[
+    "lines",
+    "spill",
+    "store",
+    "retain",
+    "retain_size",
+    "profile",
+];
 
 /// The capped view of a stored output, as `toolcap --show ID` prints it
 /// given a budget: its lines `lines` ("A:B"), or with `grep` only its

@@ -102,7 +102,7 @@ def test_an_ambiguous_id_is_a_value_error(store):
 
 
 def test_show_takes_no_spill_options_and_needs_a_str_id(store):
-    for name, value in [("spill", "x"), ("retain", 3), ("retain_size", "1k"), ("store_dir", "x")]:
+    for name, value in [("spill", "x"), ("retain", 3), ("retain_size", "1k"), ("profile", "cargo"), ("store_dir", "x")]:
         with pytest.raises(TypeError, match=f"show\\(\\) got an unexpected keyword argument '{name}'"):
             toolcap.show("abcd", store=store, **{name: value})
     with pytest.raises(TypeError, match="id must be a str, not int"):

@@ -393,8 +393,8 @@ def show(
     after its number and ":" ("1234:FAILED test_x"); `context` adds that
     many lines around each match, numbered "1233-" with "--" between groups
     that are not adjacent, as grep -n -C prints them. The view is capped by
-    `options`, the options of `cap` but `lines`, `spill`, `store`, `retain`
-    and `retain_size` (the default budget, 10k, when none is given; `keep`,
+    `options`, the options of `cap` but `lines`, `spill`, `store`, `retain`,
+    `retain_size` and `profile` (the default budget, 10k, when none is given; `keep`,
     `keep_errors` and `fold` do not apply to a `grep` view); the marker of a
     cut `grep` view says how many matching lines were left out and which
     stored lines they span.

@@ -124,6 +124,9 @@ const FORMATS: &str = "Formats (cuts never land inside a record)";
 const PROFILES: &str = "Profiles (per-tool options)";
 const HOOK: &str = "Agent hooks";
 
+// Every option that takes a number has `allow_negative_numbers`, so that
+// `--max -3` reaches its parser, which refuses it naming the option, instead
+// of clap reading `-3` as an unknown flag and `--max` as given no value.
 #[derive(Parser, Debug)]
 #[command(
     name = "toolcap",
@@ -147,6 +150,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         long_help = "Budget for the kept output: head + tail, a ceiling nothing exceeds. Output \
                      within it passes unchanged. [default: 10k, or TOOLCAP_MAX]\n\nExample: \
                      --max 4Mi"
@@ -158,6 +162,7 @@ struct Args {
         long,
         value_name = "COUNT",
         value_parser = parse_count,
+        allow_negative_numbers = true,
         conflicts_with = "max",
         long_help = "Budget in tokens. With --tokenizer approx (the default) a token is 4 bytes: \
                      --max = 4 * COUNT bytes, and --head or --tail (not both) are bytes. With a \
@@ -209,6 +214,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         long_help = "With a real --tokenizer, the header's count is exact for the first SIZE \
                      bytes of the stream and extrapolated past them at the same tokens per \
                      byte, shown as ~N. [default: 64Mi]"
@@ -220,6 +226,7 @@ struct Args {
         long,
         value_name = "COUNT",
         value_parser = parse_count,
+        allow_negative_numbers = true,
         conflicts_with_all = ["max", "tokens"],
         long_help = "Budget in Unicode characters (each byte of invalid UTF-8 counts one): the \
                      head is the longest prefix of at most floor(COUNT/2) characters, the tail \
@@ -233,6 +240,7 @@ struct Args {
         long,
         value_name = "SIZE|PCT",
         value_parser = parse_size_or_percent,
+        allow_negative_numbers = true,
         long_help = "Bytes kept from the start, at most --max. Default: floor(max/2). Given \
                      alone, the tail gets the rest of --max; with --tail too, the two are the \
                      budget (and may not exceed an explicit --max). PCT is floor(max * PCT / \
@@ -245,6 +253,7 @@ struct Args {
         long,
         value_name = "SIZE|PCT",
         value_parser = parse_size_or_percent,
+        allow_negative_numbers = true,
         long_help = "Bytes kept from the end, at most --max. Default: max - head. Given alone, \
                      the head gets the rest of --max.\n\nExample: --tail 80% keeps the last 8k \
                      of a 10k budget"
@@ -257,6 +266,7 @@ struct Args {
         long,
         value_name = "N",
         value_parser = parse_lines,
+        allow_negative_numbers = true,
         long_help = "Also cap by lines: keep at most the first floor(N/2) and the last N - \
                      floor(N/2) lines. The byte budget still applies; the stricter of the two \
                      wins at each end. With --show, A:B prints only lines A to B.\n\nExample: \
@@ -320,7 +330,13 @@ struct Args {
     no_spill: bool,
 
     /// List the store's outputs, newest first
-    #[arg(long, help_heading = STORE, group = "store_command")]
+    #[arg(
+        long,
+        help_heading = STORE,
+        group = "store_command",
+        long_help = "List the store's outputs, newest first: id, time, size, lines, command. \
+                     Takes only --store or --spill-dir DIR; any other option is refused."
+    )]
     list: bool,
 
     /// Print a stored output byte for byte (ID: any unique prefix)
@@ -332,7 +348,9 @@ struct Args {
         long_help = "Print the stored output ID (any unique prefix of its id) byte for byte; with \
                      --lines A:B, only its lines A to B (1-based, inclusive). Given a budget \
                      (--max, --tokens, --chars, --head or --tail) or --grep, the view is capped \
-                     like any output, its marker naming the stored output's lines left out."
+                     like any output, its marker naming the stored output's lines left out. \
+                     Wrap mode's options, --spill, --no-spill, --retain, --retain-size, --json, \
+                     --live and --profile do not apply to it and are refused."
     )]
     show: Option<String>,
 
@@ -357,6 +375,7 @@ struct Args {
         long,
         value_name = "N",
         value_parser = parse_count,
+        allow_negative_numbers = true,
         help_heading = STORE,
         long_help = "With --grep: also print the N lines before and after each matching line, as \
                      grep -C N does: a context line is NUMBER-LINE (1233-LINE), and a line '--' \
@@ -372,21 +391,29 @@ struct Args {
         group = "store_command",
         long_help = "Print one line a harness can put in place of a tool result it clears from \
                      the context: [output ID: BYTES bytes, LINES lines, exit STATUS, COMMAND; \
-                     full output: toolcap --show ID]."
+                     full output: toolcap --show ID]. Takes only --store or --spill-dir DIR; any \
+                     other option is refused."
     )]
     summary: Option<String>,
 
     /// Apply retention to the store now, and remove the outputs of killed
     /// runs, which no run will list
-    #[arg(long, help_heading = STORE, group = "store_command")]
+    #[arg(
+        long,
+        help_heading = STORE,
+        group = "store_command",
+        long_help = "Apply retention to the store now (--retain, --retain-size), and remove the \
+                     outputs of killed runs, which no run will list. Takes only --store or \
+                     --spill-dir DIR, --retain and --retain-size; any other option is refused."
+    )]
     prune: bool,
 
     /// Keep at most N outputs in the store [default: 200]
-    #[arg(long, value_name = "N", value_parser = parse_count, help_heading = STORE)]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = STORE)]
     retain: Option<u64>,
 
     /// Keep at most SIZE of outputs in the store [default: 1Gi]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = STORE)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_negative_numbers = true, help_heading = STORE)]
     retain_size: Option<u64>,
 
     /// Output format: toolcap, codex or verifiers (as those harnesses truncate)
@@ -503,6 +530,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         help_heading = CLEANING,
         long_help = "A line longer than SIZE bytes (not counting its newline) keeps its first \
                      floor(SIZE/2) and last SIZE - floor(SIZE/2) bytes, with ' [... {N} bytes of \
@@ -562,7 +590,7 @@ struct Args {
     keep_errors: bool,
 
     /// Lines kept before and after each kept match [default: 0]
-    #[arg(long, value_name = "N", value_parser = parse_count, help_heading = KEEPING)]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = KEEPING)]
     keep_context: Option<u64>,
 
     /// Budget for kept lines, outside head and tail [default: (head + tail) / 4]
@@ -570,6 +598,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         help_heading = KEEPING,
         long_help = "Bytes the kept lines may use, outside the head and tail budgets. When more \
                      match, the earliest that fit are kept and the last marker says how many \
@@ -604,6 +633,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         help_heading = FORMATS,
         long_help = "--format json and auto hold the document in memory up to SIZE; a larger \
                      one is capped as text. [default: 64Mi]"
@@ -784,6 +814,7 @@ struct Args {
         long,
         value_name = "SIZE",
         value_parser = parse_size,
+        allow_negative_numbers = true,
         help_heading = WRAP_MODE,
         long_help = "Budget for the child's stderr with --stderr separate; --head, --tail, --lines \
                      and --cut apply to it as to stdout, and a PCT is of --stderr-max. [default: \
@@ -796,6 +827,7 @@ struct Args {
         long,
         value_name = "DURATION",
         value_parser = parse_duration,
+        allow_negative_numbers = true,
         help_heading = WRAP_MODE,
         long_help = "Stop the command after DURATION: SIGTERM to its whole process group, then \
                      SIGKILL after --kill-after. What it printed until then is capped and \
@@ -808,6 +840,7 @@ struct Args {
         long,
         value_name = "DURATION",
         value_parser = parse_duration,
+        allow_negative_numbers = true,
         help_heading = WRAP_MODE
     )]
     kill_after: Option<Duration>,
@@ -817,6 +850,7 @@ struct Args {
         long,
         value_name = "DURATION",
         value_parser = parse_duration,
+        allow_negative_numbers = true,
         help_heading = WRAP_MODE,
         long_help = "After the command exits, read its pipes for at most DURATION more, so a \
                      background process that keeps them open cannot hang toolcap. [default: 2s]"
@@ -869,13 +903,10 @@ fn parse_lines(text: &str) -> Result<LinesArg, String> {
     let Some((first, last)) = text.split_once(':') else {
         return parse_count(text).map(LinesArg::Count);
     };
-    let (first, last) = (parse_count(first)?, parse_count(last)?);
-    if first == 0 || first > last {
-        return Err(format!(
-            "invalid line range '{text}': expected A:B with 1 <= A <= B, e.g. 10:20"
-        ));
+    match (parse_count(first), parse_count(last)) {
+        (Ok(first), Ok(last)) if 1 <= first && first <= last => Ok(LinesArg::Range(first, last)),
+        _ => Err("expected a line range A:B with 1 <= A <= B, e.g. 10:20".into()),
     }
-    Ok(LinesArg::Range(first, last))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -993,6 +1024,9 @@ pub(crate) fn parse_from(
     }
     let choice = args.profile.clone();
     let config = args.into_config(&env).map_err(Stop::Usage)?;
+    if let Mode::Store(store_command) = &config.mode {
+        refuse_unapplied(store_command, &matches).map_err(Stop::Usage)?;
+    }
     match choice {
         None => Ok(config),
         Some(choice) => {
@@ -1007,6 +1041,52 @@ pub(crate) fn parse_from(
             };
             profile::apply(&choice, config, &argv, &matches, &env, &reparse).map_err(Stop::Usage)
         }
+    }
+}
+
+/// What `--show` never applies, besides wrap mode's options: what only a
+/// capping run does (a spill file, retention, a JSON report, live output,
+/// a profile).
+const NOT_FOR_SHOW: [&str; 7] = ["spill", "no_spill", "retain", "retain_size", "json", "live", "profile"];
+
+/// Refuses an option given on the command line that the store command does
+/// not apply, naming it (issue 21): `--list`, `--summary` and `--prune` take
+/// only the store (`--prune` its retention too); `--show` takes its own
+/// options and the capping options, which cap its view. An option from the
+/// environment (TOOLCAP_MAX) is a default, not a request, and is not
+/// refused.
+fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Result<(), String> {
+    let (name, takes) = match store_command {
+        StoreCommand::List => ("--list", "--store or --spill-dir DIR"),
+        StoreCommand::Summary { .. } => ("--summary", "--store or --spill-dir DIR"),
+        StoreCommand::Prune => ("--prune", "--store or --spill-dir DIR, --retain and --retain-size"),
+        StoreCommand::Show { .. } => (
+            "--show",
+            "--lines A:B, --grep, --context, the store and the capping options",
+        ),
+    };
+    let applies = |arg: &clap::Arg| {
+        let id = arg.get_id().as_str();
+        let store = ["store", "spill_dir"].contains(&id);
+        match store_command {
+            StoreCommand::List => store || id == "list",
+            StoreCommand::Summary { .. } => store || id == "summary",
+            StoreCommand::Prune => store || ["prune", "retain", "retain_size"].contains(&id),
+            StoreCommand::Show { .. } => {
+                arg.get_help_heading() != Some(WRAP_MODE) && !NOT_FOR_SHOW.contains(&id)
+            }
+        }
+    };
+    let definition = command();
+    // FILEs and a program are refused before, with their own message.
+    let refused = definition.get_arguments().find(|arg| {
+        !arg.is_positional()
+            && matches.value_source(arg.get_id().as_str()) == Some(clap::parser::ValueSource::CommandLine)
+            && !applies(arg)
+    });
+    match refused.and_then(clap::Arg::get_long) {
+        Some(long) => Err(format!("--{long} does not apply to {name}, which takes only {takes}")),
+        None => Ok(()),
     }
 }
 
@@ -1203,8 +1283,8 @@ impl Args {
             (None, None) => {
                 if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;
-                    let max =
-                        parse_size(text).map_err(|err| format!("invalid TOOLCAP_MAX: {err}"))?;
+                    let max = parse_size(text)
+                        .map_err(|err| format!("invalid value '{text}' for TOOLCAP_MAX: {err}"))?;
                     options = options.max_from_environment(max);
                 }
             }
@@ -1564,7 +1644,7 @@ mod tests {
         assert_eq!(budget(&both), (2_000, 1_000));
         let err = config_with_env(&[], &[("TOOLCAP_MAX", "lots")]).unwrap_err();
         assert!(
-            err.starts_with("invalid TOOLCAP_MAX: invalid size 'lots'"),
+            err.starts_with("invalid value 'lots' for TOOLCAP_MAX: expected digits"),
             "{err}"
         );
     }
@@ -1605,13 +1685,11 @@ mod tests {
         for (args, expected) in [
             (
                 &["--tokens", "1.5"][..],
-                "invalid value '1.5' for '--tokens <COUNT>': invalid count '1.5': expected a \
-                 whole number, e.g. 100",
+                "invalid value '1.5' for '--tokens <COUNT>': expected a whole number, e.g. 100",
             ),
             (
                 &["--lines", "1e3"],
-                "invalid value '1e3' for '--lines <N>': invalid count '1e3': expected a whole \
-                 number, e.g. 100",
+                "invalid value '1e3' for '--lines <N>': expected a whole number, e.g. 100",
             ),
             (
                 &["--maxx", "3"],
@@ -1647,6 +1725,15 @@ mod tests {
             panic!("not wrap mode")
         };
         assert_eq!((wrap.argv.len(), wrap.timeout), (2, None));
+    }
+
+    #[test]
+    fn the_options_show_refuses_are_options() {
+        let definition = command();
+        for id in NOT_FOR_SHOW {
+            assert!(definition.get_arguments().any(|arg| arg.get_id() == id), "{id}");
+        }
+        assert!(definition.get_arguments().any(|arg| arg.get_help_heading() == Some(WRAP_MODE)));
     }
 
     #[test]

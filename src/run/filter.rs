@@ -93,9 +93,9 @@ fn start<W: Close>(sniff: Option<Sniff>, output: &mut Printed<W>) -> (Option<Str
 
 /// Reads the inputs in order through one buffer into `consume` (which may
 /// take the buffer: see [`pump`]), until it says stop or a signal
-/// interrupts; returns the inputs that failed, and as warnings the files
-/// that shrank while being read (truncated by another program: what was
-/// read is all there is).
+/// interrupts; returns the inputs that failed, and as warnings the regular
+/// files that shrank while being read (truncated by another program: what
+/// was read is all there is), but not those that report size 0 (procfs).
 fn read(
     inputs: &[Input],
     interruption: &Interruption,
@@ -112,6 +112,7 @@ fn read(
                 &mut consume,
             ),
             Input::File(path) => File::open(path).and_then(|file| {
+                let size_at_open = file.metadata().map_or(0, |metadata| metadata.len());
                 let mut read = 0u64;
                 let flow = pump(
                     &mut Interruptible::new(&file, interruption),
@@ -121,9 +122,13 @@ fn read(
                         consume(buffer, len)
                     },
                 )?;
+                // A file that reports size 0 before and after (procfs, some
+                // sysfs files) has no size to shrink from: its content is
+                // made as it is read.
                 if let Ok(metadata) = file.metadata()
                     && metadata.is_file()
                     && metadata.len() < read
+                    && (size_at_open, metadata.len()) != (0, 0)
                 {
                     problems.warnings.push(Problem::Input {
                         input: input.name(),

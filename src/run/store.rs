@@ -1,7 +1,6 @@
 //! The store commands: `--list`, `--show`, `--summary`, `--prune`, which
 //! read the spill store instead of capping anything.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
@@ -13,7 +12,7 @@ use crate::sink::Sink;
 use crate::source::child::is_shell;
 use crate::render::template::grouped_digits;
 use crate::render::text::{escape_for_marker, shell_quoted, show_command};
-use crate::spill::store::{Entries, Entry, Store};
+use crate::spill::store::{Entries, Entry, ID_DIGITS, Skipped, Store, open_output, output_file};
 use crate::spill::{SpillTarget, StoreTarget, absolute};
 use crate::transform::{Emit, Ending, Redact, RedactRules, Transform};
 
@@ -32,16 +31,22 @@ fn existing(target: &StoreTarget) -> Result<(PathBuf, Option<Store>), Error> {
 
 /// Runs a store command; its report has only its warnings (manifest
 /// lines skipped) and, for `--show --grep`, whether nothing matched.
+/// When the command fails after warnings, they are in the report with the
+/// failure as its problem: `--show ID` of an id the manifest holds only
+/// in a skipped line must say why it is not there.
 pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Report, Error> {
     let mut report = Report::empty();
-    let (warnings, no_match) = run_command(config, command)?;
-    report.warnings = warnings;
-    report.no_match = no_match;
+    match run_command(config, command, &mut report.warnings) {
+        Ok(no_match) => report.no_match = no_match,
+        Err(err) if report.warnings.is_empty() || matches!(err, Error::Usage(_)) => return Err(err),
+        Err(err) => report.problems.push(Problem::Spill(err.to_string())),
+    }
     Ok(report)
 }
 
-/// [`run`]: the warnings, and whether a `--grep` matched nothing.
-fn run_command(config: &Config, command: &StoreCommand) -> Result<(Vec<Problem>, bool), Error> {
+/// [`run`]: whether a `--grep` matched nothing; its warnings go to
+/// `warnings`.
+fn run_command(config: &Config, command: &StoreCommand, warnings: &mut Vec<Problem>) -> Result<bool, Error> {
     let Some(SpillTarget::Store(target)) = &config.spill else {
         return Err(Error::Usage(
             "the store commands need a store: --store or --spill-dir DIR".into(),
@@ -51,7 +56,7 @@ fn run_command(config: &Config, command: &StoreCommand) -> Result<(Vec<Problem>,
     let Some(store) = store else {
         return match command {
             // Nothing was stored there: nothing to list or prune.
-            StoreCommand::List | StoreCommand::Prune => Ok((Vec::new(), false)),
+            StoreCommand::List | StoreCommand::Prune => Ok(false),
             StoreCommand::Show { id, .. } | StoreCommand::Summary { id } => Err(no_store(id, &dir)),
         };
     };
@@ -59,19 +64,14 @@ fn run_command(config: &Config, command: &StoreCommand) -> Result<(Vec<Problem>,
         store
             .prune(target.retain, target.retain_bytes, &[])
             .map_err(|err| Error::Store(format!("cannot prune the spill store: {err}")))?;
-        return Ok((Vec::new(), false));
     }
+    // After pruning, so that the line numbers are those of the manifest
+    // as it now is.
     let entries = entries_of(&store)?;
-    let warnings = entries
-        .unreadable
-        .iter()
-        .map(|line| {
-            Problem::Spill(format!(
-                "line {line} of the spill store's manifest '{}' is not an output; skipped",
-                store.manifest_name()
-            ))
-        })
-        .collect();
+    *warnings = skipped_lines(&store, &entries);
+    if let StoreCommand::Prune = command {
+        return Ok(false);
+    }
     let mut out = Sink::stdout();
     let mut no_match = false;
     let written = match command {
@@ -103,8 +103,37 @@ fn run_command(config: &Config, command: &StoreCommand) -> Result<(Vec<Problem>,
         Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
             Err(Error::io("cannot write to stdout")(err))
         }
-        _ => Ok((warnings, no_match)),
+        _ => Ok(no_match),
     }
+}
+
+/// A warning for each manifest line that is not an output, saying why:
+/// what it names is never read or deleted.
+fn skipped_lines(store: &Store, entries: &Entries) -> Vec<Problem> {
+    // A control character in an id or a file is escaped where the
+    // warning is printed.
+    entries
+        .skipped
+        .iter()
+        .map(|(line, why)| {
+            let why = match why {
+                Skipped::Unreadable => String::new(),
+                Skipped::ForeignId(id) => format!(
+                    ": its id '{id}' is not {ID_DIGITS} lower-case hex digits, so nothing it names \
+                     is touched"
+                ),
+                Skipped::ForeignFile { id, file } => format!(
+                    ": it names the file '{file}', but output {id} is {} in the store, so \
+                     '{file}' is never touched",
+                    output_file(id)
+                ),
+            };
+            Problem::Spill(format!(
+                "line {line} of the spill store's manifest '{}' is not an output{why}; skipped",
+                store.manifest_name()
+            ))
+        })
+        .collect()
 }
 
 /// Asked for output `id` where nothing was ever stored.
@@ -164,7 +193,7 @@ fn show<W: Write>(
     out: &mut Sink<W>,
 ) -> Result<(), Error> {
     let cannot_read = || Error::io(format!("cannot read the stored output '{}'", path.display()));
-    let mut reader = BufReader::new(File::open(path).map_err(cannot_read())?);
+    let mut reader = BufReader::new(open_output(path).map_err(cannot_read())?);
     let mut redact = redact.map(Redact::new);
     let (first, last) = lines.unwrap_or((1, u64::MAX));
     let mut shown = LinesFrom { first, next: 1, out };

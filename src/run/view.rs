@@ -14,6 +14,7 @@ use crate::line_match::LineMatch;
 use crate::options::invalid_pattern;
 use crate::render::{Rendered, render_run};
 use crate::report::SpillReport;
+use crate::spill::store::open_output;
 
 /// A capped view of a stored output, as `--show` prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +45,7 @@ enum Row {
 
 /// Opens a stored output for reading.
 fn open(path: &Path) -> Result<BufReader<File>, Error> {
-    File::open(path).map(BufReader::new).map_err(cannot_read(path))
+    open_output(path).map(BufReader::new).map_err(cannot_read(path))
 }
 
 fn cannot_read(path: &Path) -> impl FnOnce(std::io::Error) -> Error {

@@ -300,7 +300,6 @@ impl Spill {
             } else if keep {
                 let entry = Entry {
                     id: stored.id.clone(),
-                    file: store::output_file(&stored.id),
                     created: store::now_rfc3339(),
                     bytes: self.counters.bytes(),
                     lines: self.counters.lines(),
@@ -454,11 +453,15 @@ fn open_named_file(path: &Path) -> io::Result<File> {
         .mode(0o600)
         .custom_flags(libc::O_NOFOLLOW)
         .open(path)
-        .map_err(|err| {
-            if err.raw_os_error() == Some(libc::ELOOP) {
-                io::Error::other("it is a symbolic link, which toolcap does not follow")
-            } else {
-                err
-            }
-        })
+        .map_err(not_followed)
+}
+
+/// The error of an open with `O_NOFOLLOW` that met a symlink, said so
+/// (the system says only "Too many levels of symbolic links").
+pub(crate) fn not_followed(err: io::Error) -> io::Error {
+    if err.raw_os_error() == Some(libc::ELOOP) {
+        io::Error::other("it is a symbolic link, which toolcap does not follow")
+    } else {
+        err
+    }
 }

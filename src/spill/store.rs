@@ -18,6 +18,15 @@
 //! named in a warning by the store commands, and kept as it is when
 //! pruning rewrites the manifest: toolcap never deletes what it cannot
 //! read. An append after a torn last line starts a line of its own.
+//!
+//! The store is confined (issue 21): a manifest is data, not a list of
+//! paths to act on. An output's file is always `ID.log` in the store,
+//! derived from its id, and an id is only ever [`ID_BYTES`] in lower-case
+//! hex, so no manifest line can make toolcap read or delete a path outside
+//! the store. A line whose id is of another alphabet, or whose `file`
+//! names anything but its id's own file (`/tmp/precious`, `../x`), is not
+//! an output: skipped and kept like a line that cannot be read. Stored
+//! outputs are opened without following a symlink.
 
 use std::collections::HashSet;
 use std::fs::{self, DirBuilder, File, OpenOptions};
@@ -35,6 +44,8 @@ const LOCK: &str = "index.lock";
 /// Random bytes in an id: 8 hex digits, short enough to type, and a fresh
 /// name is taken exclusively, so a clash only means another draw.
 const ID_BYTES: usize = 4;
+/// The hex digits of an id, for messages.
+pub(crate) const ID_DIGITS: usize = 2 * ID_BYTES;
 /// How often a random id may clash before we give up.
 const ID_ATTEMPTS: usize = 16;
 
@@ -47,9 +58,8 @@ pub(crate) struct Store {
 /// One output in the manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Entry {
+    /// [`ID_BYTES`] in lower-case hex: its file is `ID.log` in the store.
     pub(crate) id: String,
-    /// The file's name in the store.
-    pub(crate) file: String,
     /// RFC 3339, UTC.
     pub(crate) created: String,
     pub(crate) bytes: u64,
@@ -69,15 +79,29 @@ pub(crate) struct Entry {
 #[derive(Debug)]
 pub(crate) struct Entries {
     pub(crate) outputs: Vec<Entry>,
-    /// The 1-based numbers of the manifest lines that are not entries.
-    pub(crate) unreadable: Vec<usize>,
+    /// The manifest lines that are not outputs: their 1-based numbers, and
+    /// why.
+    pub(crate) skipped: Vec<(usize, Skipped)>,
+}
+
+/// Why a manifest line is not an output of the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Skipped {
+    /// Not an entry: torn, corrupt, or a newer version's.
+    Unreadable,
+    /// An entry whose id is not one toolcap makes (the id as written).
+    ForeignId(String),
+    /// An entry whose `file` is not its id's own `ID.log` (a path, say):
+    /// the id, and the `file` as written (a JSON value that is not a
+    /// string, as JSON).
+    ForeignFile { id: String, file: String },
 }
 
 /// One line of the manifest as read.
 enum ManifestLine {
     Entry(Entry),
-    /// Not an entry: kept byte for byte.
-    Unreadable(Vec<u8>),
+    /// Not an output: kept byte for byte, never acted on.
+    Skipped(Vec<u8>, Skipped),
 }
 
 impl Store {
@@ -91,6 +115,8 @@ impl Store {
         match fs::metadata(dir) {
             Ok(metadata) if !metadata.is_dir() => return Err(cannot(&"not a directory")),
             Ok(_) => {}
+            // mkdir would only say "File exists".
+            Err(_) if let Some(why) = dangling_link(dir) => return Err(cannot(&why)),
             Err(_) => DirBuilder::new()
                 .recursive(true)
                 .mode(0o700)
@@ -106,6 +132,9 @@ impl Store {
     /// store behind.
     pub(crate) fn open_existing(dir: &Path) -> Result<Option<Store>, String> {
         match fs::metadata(dir) {
+            Err(_) if let Some(why) = dangling_link(dir) => {
+                Err(format!("cannot read spill directory '{}': {why}", dir.display()))
+            }
             Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
             Ok(metadata) if !metadata.is_dir() => {
                 Err(format!("spill directory '{}' is not a directory", dir.display()))
@@ -210,12 +239,12 @@ impl Store {
     pub(crate) fn entries(&self) -> io::Result<Entries> {
         let mut entries = Entries {
             outputs: Vec::new(),
-            unreadable: Vec::new(),
+            skipped: Vec::new(),
         };
         for (number, line) in self.read_manifest()?.into_iter().enumerate() {
             match line {
                 ManifestLine::Entry(entry) => entries.outputs.push(entry),
-                ManifestLine::Unreadable(_) => entries.unreadable.push(number + 1),
+                ManifestLine::Skipped(_, why) => entries.skipped.push((number + 1, why)),
             }
         }
         Ok(entries)
@@ -226,10 +255,13 @@ impl Store {
     }
 
     /// The manifest as it is; empty when there is none yet.
+    /// Never read through a symlink, as it is never written through one.
     fn manifest_bytes(&self) -> io::Result<Vec<u8>> {
-        match fs::read(self.manifest_path()) {
-            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
-            read => read,
+        let mut bytes = Vec::new();
+        match open_output(&self.manifest_path()) {
+            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(bytes),
+            Err(err) => Err(err),
+            Ok(mut file) => file.read_to_end(&mut bytes).map(|_| bytes),
         }
     }
 
@@ -242,11 +274,9 @@ impl Store {
         }
         Ok(text
             .split(|&byte| byte == b'\n')
-            .map(|line| {
-                serde_json::from_slice(line)
-                    .ok()
-                    .and_then(Entry::from_json)
-                    .map_or_else(|| ManifestLine::Unreadable(line.to_vec()), ManifestLine::Entry)
+            .map(|line| match Entry::from_line(line) {
+                Ok(entry) => ManifestLine::Entry(entry),
+                Err(why) => ManifestLine::Skipped(line.to_vec(), why),
             })
             .collect())
     }
@@ -256,9 +286,10 @@ impl Store {
         self.manifest_path().display().to_string()
     }
 
-    /// The path of an output's file.
+    /// The path of an output's file: `ID.log` in the store, whatever the
+    /// manifest says (an entry's id is an id: see [`Entry::from_line`]).
     pub(crate) fn path_of(&self, entry: &Entry) -> PathBuf {
-        self.dir.join(&entry.file)
+        self.dir.join(output_file(&entry.id))
     }
 
     /// Deletes the oldest outputs until at most `count` remain and they
@@ -285,7 +316,7 @@ impl Store {
             .iter()
             .filter_map(|line| match line {
                 ManifestLine::Entry(entry) => Some(entry),
-                ManifestLine::Unreadable(_) => None,
+                ManifestLine::Skipped(..) => None,
             })
             .collect();
         let mut kept_bytes = outputs.iter().fold(0u64, |sum, entry| sum.saturating_add(entry.bytes));
@@ -312,7 +343,7 @@ impl Store {
                     }
                     rewritten.extend_from_slice(entry.to_json().to_string().as_bytes());
                 }
-                ManifestLine::Unreadable(text) => rewritten.extend_from_slice(text),
+                ManifestLine::Skipped(text, _) => rewritten.extend_from_slice(text),
             }
             rewritten.push(b'\n');
         }
@@ -374,10 +405,13 @@ impl Store {
 }
 
 impl Entry {
+    /// The manifest line of this entry. `file` is written for the versions
+    /// before issue 21, which read an output's file from it; it is always
+    /// the id's own.
     fn to_json(&self) -> Value {
         let mut entry = json!({
             "id": self.id,
-            "file": self.file,
+            "file": output_file(&self.id),
             "created": self.created,
             "bytes": self.bytes,
             "lines": self.lines,
@@ -391,12 +425,30 @@ impl Entry {
         entry
     }
 
-    fn from_json(value: Value) -> Option<Entry> {
+    /// The output a manifest line names, or why it is not one: it must be
+    /// an entry, its id an id, and its `file`, if it has one (every version
+    /// so far wrote it), the id's own `ID.log`.
+    fn from_line(line: &[u8]) -> Result<Entry, Skipped> {
+        let value: Value = serde_json::from_slice(line).map_err(|_| Skipped::Unreadable)?;
+        let entry = Entry::from_json(&value).ok_or(Skipped::Unreadable)?;
+        if !is_id(&entry.id) {
+            return Err(Skipped::ForeignId(entry.id));
+        }
+        match value.get("file") {
+            None => Ok(entry),
+            Some(Value::String(file)) if *file == output_file(&entry.id) => Ok(entry),
+            Some(file) => Err(Skipped::ForeignFile {
+                file: file.as_str().map_or_else(|| file.to_string(), str::to_string),
+                id: entry.id,
+            }),
+        }
+    }
+
+    fn from_json(value: &Value) -> Option<Entry> {
         let text = |name: &str| value.get(name)?.as_str().map(str::to_string);
         let number = |name: &str| value.get(name)?.as_u64();
         Some(Entry {
             id: text("id")?,
-            file: text("file")?,
             created: text("created")?,
             bytes: number("bytes")?,
             lines: number("lines")?,
@@ -421,11 +473,42 @@ fn names_in(manifest: &[u8]) -> HashSet<&str> {
     const SUFFIX: &[u8] = b".log";
     memchr::memmem::find_iter(manifest, SUFFIX)
         .filter_map(|at| {
-            let start = at.checked_sub(2 * ID_BYTES)?;
+            let start = at.checked_sub(ID_DIGITS)?;
             std::str::from_utf8(&manifest[start..at + SUFFIX.len()]).ok()
         })
         .filter(|name| name.strip_suffix(".log").is_some_and(is_id))
         .collect()
+}
+
+/// Why `dir` is missing when a symlink on its way leads nowhere (or
+/// cannot be followed), naming the link and where it points; `None` when
+/// no link is to blame.
+fn dangling_link(dir: &Path) -> Option<String> {
+    dir.ancestors().find_map(|path| {
+        let target = fs::read_link(path).ok()?;
+        let err = fs::metadata(path).err()?;
+        let which = if path == dir {
+            "it".to_string()
+        } else {
+            format!("'{}'", path.display())
+        };
+        let why = match err.kind() {
+            io::ErrorKind::NotFound => "which does not exist".to_string(),
+            _ => format!("which cannot be followed: {err}"),
+        };
+        Some(format!("{which} is a symbolic link to '{}', {why}", target.display()))
+    })
+}
+
+/// Opens a stored output (or the manifest) for reading, never through a
+/// symlink: a link in the store must not make `--show` print a file
+/// outside it.
+pub(crate) fn open_output(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(super::not_followed)
 }
 
 /// Whether no one holds a flock on the output at `path`: its writer is
@@ -446,7 +529,7 @@ pub(crate) fn output_file(id: &str) -> String {
 
 /// Whether `name` has the shape of an id: [`ID_BYTES`] in lower-case hex.
 fn is_id(name: &str) -> bool {
-    name.len() == 2 * ID_BYTES && name.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+    name.len() == ID_DIGITS && name.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// Removes a file; one that is gone already is no error.
@@ -504,6 +587,33 @@ mod tests {
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_796_102_376), "2026-12-01T05:19:36Z");
         assert_eq!(rfc3339(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn a_manifest_line_is_an_output_only_with_an_id_and_its_own_file() {
+        let line = |id: &str, file: Option<&str>| {
+            let mut value = json!({"id": id, "created": "t", "bytes": 1, "lines": 1});
+            if let Some(file) = file {
+                value["file"] = json!(file);
+            }
+            Entry::from_line(value.to_string().as_bytes()).map(|entry| entry.id)
+        };
+        assert_eq!(line("0123abcd", Some("0123abcd.log")), Ok("0123abcd".into()));
+        assert_eq!(line("0123abcd", None), Ok("0123abcd".into()));
+        let foreign = |file: &str| Err(Skipped::ForeignFile { id: "0123abcd".into(), file: file.into() });
+        for file in ["/tmp/precious", "../x", "0123abcd.log/", "./0123abcd.log", "89abcdef.log", ""] {
+            assert_eq!(line("0123abcd", Some(file)), foreign(file), "{file}");
+        }
+        for id in ["../x", "0123ABCD", "0123abc", "0123abcde", "", "0123abc/", "0123abc\u{e9}"] {
+            assert_eq!(line(id, Some(&format!("{id}.log"))), Err(Skipped::ForeignId(id.into())), "{id}");
+        }
+        let number = json!({"id": "0123abcd", "file": 7, "created": "t", "bytes": 1, "lines": 1});
+        assert_eq!(
+            Entry::from_line(number.to_string().as_bytes()).map(|entry| entry.id),
+            Err(Skipped::ForeignFile { id: "0123abcd".into(), file: "7".into() })
+        );
+        assert_eq!(Entry::from_line(b"{\"id\":\"0123abcd\"}").map(|e| e.id), Err(Skipped::Unreadable));
+        assert_eq!(Entry::from_line(b"torn").map(|e| e.id), Err(Skipped::Unreadable));
     }
 
     #[test]

@@ -61,7 +61,7 @@ fn bad_sizes_are_usage_errors_that_quote_the_value() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "invalid TOOLCAP_MAX: invalid size 'ten'",
+            "toolcap: invalid value 'ten' for TOOLCAP_MAX: expected digits",
         ));
 }
 
@@ -226,13 +226,11 @@ fn every_usage_error_is_one_line() {
         ),
         (
             &["--tokens", "1.5"],
-            "invalid value '1.5' for '--tokens <COUNT>': invalid count '1.5': expected a whole \
-             number, e.g. 100",
+            "invalid value '1.5' for '--tokens <COUNT>': expected a whole number, e.g. 100",
         ),
         (
             &["--lines", "1e3"],
-            "invalid value '1e3' for '--lines <N>': invalid count '1e3': expected a whole \
-             number, e.g. 100",
+            "invalid value '1e3' for '--lines <N>': expected a whole number, e.g. 100",
         ),
         // clap would suggest writing '-- -1', which runs a program '-1'.
         (&["-1"], "unexpected argument '-1' found"),
@@ -348,7 +346,7 @@ fn control_characters_in_names_and_values_stay_escaped_on_one_line() {
         .assert()
         .code(2)
         .stderr(predicate::str::starts_with(
-            "toolcap: invalid value '1\\n2' for '--max <SIZE>': invalid size '1\\n2': expected",
+            "toolcap: invalid value '1\\n2' for '--max <SIZE>': expected digits",
         ));
 }
 
@@ -389,4 +387,278 @@ fn a_file_that_names_a_program_on_path_gets_the_hint_to_run_it() {
         .stderr("toolcap: 'no-such-program': No such file or directory (os error 2)\n");
     run(&["./toolcap-test-prog"])
         .stderr("toolcap: './toolcap-test-prog': No such file or directory (os error 2)\n");
+}
+
+#[test]
+fn every_size_duration_and_count_error_names_the_option_and_quotes_the_value_once() {
+    const SIZE: &str = "expected digits with an optional suffix b, k, kb, m, mb, g, gb (powers of \
+                        1000) or ki, kib, mi, mib, gi, gib (powers of 1024), e.g. 10k or 4Mi";
+    const COUNT: &str = "expected a whole number, e.g. 100";
+    const DURATION: &str = "expected digits with an optional unit ms, s, m or h (plain digits are seconds), e.g. \
+         500ms or 30s";
+    let part = format!("{SIZE}, or a percentage from 0% to 100%");
+    let options = [
+        ("--max", "SIZE", SIZE),
+        ("-m", "SIZE", SIZE),
+        ("--count-limit", "SIZE", SIZE),
+        ("--retain-size", "SIZE", SIZE),
+        ("--max-line", "SIZE", SIZE),
+        ("--keep-max", "SIZE", SIZE),
+        ("--json-limit", "SIZE", SIZE),
+        ("--stderr-max", "SIZE", SIZE),
+        ("--head", "SIZE|PCT", &part),
+        ("--tail", "SIZE|PCT", &part),
+        ("--tokens", "COUNT", COUNT),
+        ("--chars", "COUNT", COUNT),
+        ("--lines", "N", COUNT),
+        ("-n", "N", COUNT),
+        ("--retain", "N", COUNT),
+        ("--keep-context", "N", COUNT),
+        ("--context", "N", COUNT),
+        ("--timeout", "DURATION", DURATION),
+        ("--kill-after", "DURATION", DURATION),
+        ("--drain", "DURATION", DURATION),
+    ];
+    for (option, value_name, expected) in options {
+        let long = match option {
+            "-m" => "--max",
+            "-n" => "--lines",
+            long => long,
+        };
+        // A negative number is a value, not an unknown flag; each form of
+        // giving it says the same.
+        for (args, value) in [
+            (vec![option, "-3"], "-3"),
+            (vec![option, "1.5k"], "1.5k"),
+            (vec![option, "x y"], "x y"),
+        ] {
+            toolcap()
+                .args(&args)
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(format!(
+                    "toolcap: invalid value '{value}' for '{long} <{value_name}>': {expected}\n"
+                ));
+        }
+    }
+    for (args, message) in [
+        (
+            &["--max", "99999999999999999999"][..],
+            "invalid value '99999999999999999999' for '--max <SIZE>': too large: at most \
+             18446744073709551615 bytes",
+        ),
+        (
+            &["--head", "120%"],
+            "invalid value '120%' for '--head <SIZE|PCT>': expected a whole percentage from 0% \
+             to 100%, e.g. 20%",
+        ),
+        (
+            &["--retain", "99999999999999999999"],
+            "invalid value '99999999999999999999' for '--retain <N>': too large: at most \
+             18446744073709551615",
+        ),
+        (
+            &["--lines", "3:x"],
+            "invalid value '3:x' for '--lines <N>': expected a line range A:B with 1 <= A <= B, \
+             e.g. 10:20",
+        ),
+        (
+            &["--lines", "0:2"],
+            "invalid value '0:2' for '--lines <N>': expected a line range A:B with 1 <= A <= B, \
+             e.g. 10:20",
+        ),
+        (
+            &["--tokens", "5000000000000000000"],
+            "invalid value '5000000000000000000' for '--tokens <COUNT>': too large: at most \
+             4611686018427387903",
+        ),
+    ] {
+        toolcap()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("toolcap: {message}\n"));
+    }
+    toolcap()
+        .env("TOOLCAP_MAX", "1.5k")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "toolcap: invalid value '1.5k' for TOOLCAP_MAX: {SIZE}\n"
+        ));
+}
+
+#[test]
+fn store_commands_refuse_the_options_they_do_not_apply() {
+    let dir = TempDir::new("store-refusals");
+    let store = dir.join("store");
+    let output = toolcap()
+        .args(["--max", "10", "--json", "--spill-dir"])
+        .arg(&store)
+        .write_stdin(repeated("line\n", 100))
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let id = report["spill_id"].as_str().expect("a spill id").to_string();
+    let only_store = "which takes only --store or --spill-dir DIR";
+    let show = "which takes only --lines A:B, --grep, --context, the store and the capping options";
+    for (args, message) in [
+        (
+            vec!["--list", "--max", "5"],
+            format!("--max does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--list", "-n", "3"],
+            format!("--lines does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--list", "--clean"],
+            format!("--clean does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--list", "--retain", "3"],
+            format!("--retain does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--list", "--no-status"],
+            format!("--no-status does not apply to --list, {only_store}"),
+        ),
+        (
+            vec!["--summary", &id, "--style", "codex"],
+            format!("--style does not apply to --summary, {only_store}"),
+        ),
+        (
+            vec!["--summary", &id, "--profile", "cargo"],
+            format!("--profile does not apply to --summary, {only_store}"),
+        ),
+        (
+            vec!["--prune", "--max", "5"],
+            format!("--max does not apply to --prune, {only_store}, --retain and --retain-size"),
+        ),
+        (
+            vec!["--prune", "--keep-errors"],
+            format!(
+                "--keep-errors does not apply to --prune, {only_store}, --retain and --retain-size"
+            ),
+        ),
+        (
+            vec!["--show", &id, "--timeout", "5s"],
+            format!("--timeout does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--stderr", "separate"],
+            format!("--stderr does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--plain-env"],
+            format!("--plain-env does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--retain", "1"],
+            format!("--retain does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--retain-size", "1k"],
+            format!("--retain-size does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--json", "--max", "5"],
+            format!("--json does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--live"],
+            format!("--live does not apply to --show, {show}"),
+        ),
+        (
+            vec!["--show", &id, "--profile", "cargo"],
+            format!("--profile does not apply to --show, {show}"),
+        ),
+    ] {
+        toolcap()
+            .arg("--spill-dir")
+            .arg(&store)
+            .args(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("toolcap: {message}\n"));
+    }
+    // --spill and --no-spill name no store: refused as well.
+    for (option, value) in [("--spill", Some("x")), ("--no-spill", None)] {
+        toolcap()
+            .env("TOOLCAP_SPILL_DIR", &store)
+            .args(["--show", &id, option])
+            .args(value)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "toolcap: {option} does not apply to --show, {show}\n"
+            ));
+    }
+    // What they apply is taken: --show's capping options cap its view,
+    // --prune's retention prunes, and a budget from the environment is a
+    // default, not a request.
+    let row = toolcap()
+        .env("TOOLCAP_MAX", "5")
+        .arg("--spill-dir")
+        .arg(&store)
+        .arg("--list")
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(row).unwrap().starts_with(&id));
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&store)
+        .args([
+            "--show",
+            &id,
+            "--lines",
+            "1:3",
+            "--max",
+            "10",
+            "--cut",
+            "bytes",
+            "--no-header",
+        ])
+        .assert()
+        .code(0)
+        .stdout(format!(
+            "line\n[... 5 bytes truncated (lines 2-2); full output in {} ...]\nline\n",
+            store.join(format!("{id}.log")).display()
+        ))
+        .stderr("");
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&store)
+        .args([
+            "--show",
+            &id,
+            "--grep",
+            "line",
+            "--context",
+            "1",
+            "--keep-errors",
+            "--max",
+            "10",
+        ])
+        .assert()
+        .code(0)
+        .stderr("");
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&store)
+        .args(["--prune", "--retain", "0", "--retain-size", "1k"])
+        .assert()
+        .code(0)
+        .stdout("")
+        .stderr("");
+    assert!(!store.join(format!("{id}.log")).exists());
 }

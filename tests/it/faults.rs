@@ -190,6 +190,39 @@ impl WaitTaken for std::process::Child {
 }
 
 #[test]
+fn procfs_files_that_report_size_0_are_read_whole_without_a_shrank_warning() {
+    if !require(Need::Proc) {
+        return;
+    }
+    // Both report size 0 and hold more: toolcap warned they "shrank to 0
+    // bytes while being read" (issue 21).
+    assert_eq!(std::fs::metadata("/proc/version").unwrap().len(), 0);
+    let version = std::fs::read("/proc/version").unwrap();
+    assert!(!version.is_empty());
+    toolcap()
+        .args(["--max", "1Mi", "/proc/version"])
+        .assert()
+        .code(0)
+        .stdout(version)
+        .stderr("");
+    // cpuinfo's MHz lines change between reads; its lines do not.
+    let lines = std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap()
+        .lines()
+        .count();
+    let output = toolcap()
+        .args(["--max", "1Mi", "/proc/cpuinfo"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).lines().count(),
+        lines
+    );
+}
+
+#[test]
 fn a_file_truncated_while_being_read_gives_what_was_read_and_a_warning() {
     if !require(Need::Proc) {
         return;

@@ -210,7 +210,7 @@ fn bad_input_never_blocks_the_agent() {
         .stdout("")
         .stderr(
             "toolcap: hook: invalid hook options '--max ten': invalid value 'ten' for '--max <SIZE>': \
-             invalid size 'ten': expected digits with an optional suffix b, k, kb, m, mb, g, gb \
+             expected digits with an optional suffix b, k, kb, m, mb, g, gb \
              (powers of 1000) or ki, kib, mi, mib, gi, gib (powers of 1024), e.g. 10k or 4Mi; the \
              command runs as it was\n",
         );

@@ -26,6 +26,7 @@ mod redact;
 mod show_grep;
 mod spec_options;
 mod spill;
+mod store_confined;
 mod units;
 mod verifiers;
 mod window;

@@ -270,7 +270,7 @@ fn grep_refuses_a_bad_pattern_and_options_without_their_partner() {
         ),
         (
             vec!["--show", &id, "--grep", "x", "--context", "two"],
-            "toolcap: invalid value 'two' for '--context <N>': invalid count 'two': expected a whole number, e.g. 100\n",
+            "toolcap: invalid value 'two' for '--context <N>': expected a whole number, e.g. 100\n",
         ),
     ] {
         toolcap()
