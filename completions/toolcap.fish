@@ -33,6 +33,7 @@ csv\t''
 auto\t''"
 complete -c toolcap -l json-limit -d 'Largest JSON document parsed (default 64Mi); larger is text' -r
 complete -c toolcap -l fold-pattern -d 'With --fold: lines matching REGEX are similar to each other' -r
+complete -c toolcap -l redact-pattern -d 'Also redact what REGEX matches (repeatable; implies --redact)' -r
 complete -c toolcap -l profile -d 'Per-tool options: NAME, auto (by the command or input) or none' -r
 complete -c toolcap -s c -l command -d 'Run STRING with /bin/sh -c (or --shell)' -r
 complete -c toolcap -l shell -d 'Shell for -c [default: /bin/sh]' -r
@@ -57,6 +58,7 @@ complete -c toolcap -l clean -d 'All of the above that agents want: --strip-ansi
 complete -c toolcap -l keep-errors -d 'Keep lines that look like errors (error, failed, panic, ...)'
 complete -c toolcap -l pretty -d 'Print a shortened JSON document pretty (2 spaces)'
 complete -c toolcap -l fold -d 'Fold runs of 3+ similar lines (equal but for numbers, ids, spacing)'
+complete -c toolcap -l redact -d 'Replace credentials (tokens, keys, passwords) with [REDACTED:KIND]'
 complete -c toolcap -l profiles -d 'List the profiles: what each matches, and its options'
 complete -c toolcap -l no-status -d 'Do not append the [exit status: N] line'
 complete -c toolcap -l no-stdin -d 'Give the command /dev/null as stdin'
