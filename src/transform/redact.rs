@@ -373,14 +373,15 @@ impl Rules {
     fn regions(&self, text: &[u8], found: &mut Vec<Region>) {
         found.clear();
         let base = self.base;
-        let mut wanted = vec![false; base.families.len()];
+        // The families (fewer than 64) whose literals the line holds.
+        let mut wanted = 0u64;
         for hit in base.literals.find_overlapping_iter(text) {
             for &family in &base.holders[hit.pattern().as_usize()] {
-                wanted[family] = true;
+                wanted |= 1 << family;
             }
         }
         for (rank, compiled) in base.families.iter().enumerate() {
-            if !wanted[rank] {
+            if wanted & (1 << rank) == 0 {
                 continue;
             }
             let Some(regex) = compiled.regex() else {
@@ -803,12 +804,11 @@ impl Redact {
         let mut running = false;
         let mut keep = 0;
         for (index, region) in self.regions.iter().enumerate() {
-            let from = self.map_start(region.from);
-            if from >= cut {
+            if self.map[region.from] >= cut {
                 break;
             }
             keep = index + 1;
-            let end = self.map_end(region.end);
+            let end = self.map[region.end - 1] + 1;
             if region.end == self.visible.len() {
                 running = true;
                 cut = line.len();
@@ -816,11 +816,8 @@ impl Redact {
                 cut = cut.max(end);
             }
         }
+        // The regions after the cut are found again in the next window.
         self.regions.truncate(keep);
-        // The rest of the visible text, from the cut on, is found again.
-        let visible_cut = self.map.iter().position(|&raw| raw >= cut).unwrap_or(self.visible.len());
-        self.visible.truncate(visible_cut);
-        self.map.truncate(visible_cut);
         self.rewrite(&line[..cut]);
         out.bytes(&self.redacted);
         if running {
@@ -828,23 +825,6 @@ impl Redact {
         }
         self.line = line;
         self.line.drain(..cut);
-    }
-
-    /// Where visible offset `start` is in the raw line.
-    fn map_start(&self, start: usize) -> usize {
-        self.map.get(start).copied().unwrap_or(self.line_len_hint())
-    }
-
-    /// Where the visible region ending at `end` ends in the raw line.
-    fn map_end(&self, end: usize) -> usize {
-        match end {
-            0 => 0,
-            end => self.map[end - 1] + 1,
-        }
-    }
-
-    fn line_len_hint(&self) -> usize {
-        self.map.last().map_or(0, |last| last + 1)
     }
 
     /// `self.visible` and `self.map` for `raw`, then its regions.
@@ -960,6 +940,7 @@ mod tests {
     #[test]
     fn the_built_in_patterns_compile() {
         let base = BUILT_IN.get_or_init(BuiltIn::new).as_ref().unwrap();
+        assert!(base.families.len() < 64, "a line's families are a u64's bits");
         for compiled in &base.families {
             Regex::new(&compiled.pattern).unwrap();
             assert!(compiled.regex().is_some());
