@@ -100,6 +100,7 @@ unix_only! {
     pub use format::{DEFAULT_JSON_LIMIT, Format};
     pub use measure::Tokenizer;
     pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
+    pub use options::{DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR};
     pub use render::{Rendered, render, render_run};
     pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
     pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};

@@ -554,11 +554,12 @@ impl Options {
             budget.escapes = false;
         }
         if let Some(verifiers) = &mut text.verifiers {
-            self.refuse_for_verifiers(keep.is_some())?;
-            // verifiers keeps max//2 bytes each side; the tail budget holds
-            // the rest, one byte more for an odd budget, so that a stream
-            // of exactly the budget is kept whole as verifiers keeps it
-            // (the renderer drops that byte from a cut tail).
+            self.refuse_for_verifiers()?;
+            // verifiers keeps max//2 bytes each side (of a separate
+            // stderr's own budget too); the tail budget holds the rest, one
+            // byte more for an odd budget, so that a stream of exactly the
+            // budget is kept whole as verifiers keeps it (the renderer drops
+            // that byte from a cut tail).
             verifiers.keep = budget.head;
             // It encodes a str: invalid bytes have become U+FFFD already.
             cleaning.utf8 = true;
@@ -676,8 +677,10 @@ impl Options {
                          combined with {name}"
                     )));
                 }
-                // The keep is set from the budget by `plan_with`.
-                Some(VerifiersCut { keep: 0 })
+                // floor(M/2); a separate stderr's own is set by `plan_with`.
+                Some(VerifiersCut {
+                    keep: self.budget()?.head,
+                })
             }
             _ => None,
         };
@@ -693,11 +696,19 @@ impl Options {
     /// What `--style verifiers` refuses besides the budget and the wording
     /// (see [`Options::text_style`]): anything that changes the bytes
     /// before the cut. `--utf8` is what verifiers does anyway.
-    fn refuse_for_verifiers(&self, keeps: bool) -> Result<(), Error> {
+    fn refuse_for_verifiers(&self) -> Result<(), Error> {
         let cleaning = &self.cleaning;
+        // All that `clean()` turns on: named as the one option.
+        let clean = cleaning.strip_ansi
+            && cleaning.collapse_cr
+            && cleaning.squeeze
+            && cleaning.utf8
+            && cleaning.binary_summary
+            && self.fold;
         let given = [
+            ("--clean", clean),
             ("--keep", !self.keep.is_empty()),
-            ("--keep-errors", keeps),
+            ("--keep-errors", self.keep_errors),
             ("--strip-ansi", cleaning.strip_ansi),
             ("--collapse-cr", cleaning.collapse_cr),
             ("--squeeze", cleaning.squeeze),

@@ -242,6 +242,11 @@ def test_every_option_in_the_stub_takes_none_as_the_functions_do():
 
 TYPED_USE = '''
 import toolcap
+from toolcap.compat.verifiers import truncate_tool_output
+
+shown: str = truncate_tool_output("x") + truncate_tool_output("x", max_bytes=10_000)
+windowed = toolcap.run("true", window="200k", recent=4, window_ceiling=None, extra_env={"CI": "1"},
+                       style="verifiers")
 
 result = toolcap.run("true", stderr="separate", header=None, clean=None, keep=None, status=None,
                      plain_env=None, fold_pattern=(p for p in ["^x"]), timeout=None)

@@ -1270,15 +1270,12 @@ impl Args {
             options = options.style(Style::Codex);
         }
         if let Some(StyleArg::Verifiers) = self.style {
-            // The two that are not options of the library: the rest is
-            // refused where the options are checked.
-            for (name, given) in [("--live", self.live), ("--clean", self.clean)] {
-                if given {
-                    return Err(format!(
-                        "--style verifiers shows the output as verifiers does: it cannot be \
-                         combined with {name}"
-                    ));
-                }
+            // --live is no option of the library: the rest is refused where
+            // the options are checked (so that a profile's are left out).
+            if self.live {
+                return Err("--style verifiers shows the output as verifiers does: it cannot be \
+                            combined with --live"
+                    .into());
             }
             options = options.style(Style::Verifiers);
         }

@@ -6,7 +6,83 @@
 //! as newlines + 1, tokens as ceil(characters / 4). The differential test
 //! against the package's own wheel is python/tests/test_verifiers.py.
 
+use proptest::prelude::*;
+use toolcap::{Capper, Options, Style};
+
 use crate::common::{TempDir, assert_output, toolcap};
+
+/// verifiers' truncation from its description (README, "Exact formats"),
+/// on the whole input in memory: decode with U+FFFD, and past the budget
+/// M keep k = floor(M/2) bytes each side, dropping what a cut splits.
+fn model(input: &[u8], budget: usize) -> String {
+    let text = String::from_utf8_lossy(input).into_owned();
+    let n = text.len();
+    if n <= budget {
+        return text;
+    }
+    let k = budget / 2;
+    let head_end = (0..=k)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let tail_start = if k == 0 {
+        n
+    } else {
+        (n - k..=n).find(|&i| text.is_char_boundary(i)).unwrap_or(n)
+    };
+    format!(
+        "Warning: truncated output (original token count: {})\nTotal output lines: {}\n\n{}\n[... {} \
+         bytes truncated ...]\n{}",
+        text.chars().count().div_ceil(4),
+        text.matches('\n').count() + 1,
+        &text[..head_end],
+        n - 2 * k,
+        &text[tail_start..]
+    )
+}
+
+/// The library's capper, fed `input` in pieces of `chunk` bytes.
+fn streamed(input: &[u8], budget: u64, chunk: usize) -> Vec<u8> {
+    let options = Options::new().style(Style::Verifiers).max(budget);
+    let mut capper = Capper::new(&options).expect("valid options");
+    for piece in input.chunks(chunk) {
+        capper.push(piece);
+    }
+    let mut output = Vec::new();
+    toolcap::render(&capper.finish(), &options, &mut output).expect("render");
+    output
+}
+
+/// Bytes that make the cuts interesting: ASCII, newlines, 2- to 4-byte
+/// characters, and invalid UTF-8 (lone continuation and lead bytes, a
+/// surrogate's encoding).
+fn input() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        Just(b"a".to_vec()),
+        Just(b"\n".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just("\u{e9}".as_bytes().to_vec()),
+        Just("\u{65e5}".as_bytes().to_vec()),
+        Just("\u{1f389}".as_bytes().to_vec()),
+        Just(b"\xff".to_vec()),
+        Just(b"\x80".to_vec()),
+        Just(b"\xe6\x97".to_vec()),
+        Just(b"\xed\xa0\x80".to_vec()),
+    ];
+    prop::collection::vec(piece, 0..80).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Streamed in any pieces, at every budget of at least 2, the output
+    /// is the model's.
+    #[test]
+    fn streaming_matches_the_model(b in input(), budget in 2usize..60, chunk in 1usize..20) {
+        let output = streamed(&b, budget as u64, chunk);
+        prop_assert_eq!(String::from_utf8(output).expect("UTF-8"), model(&b, budget));
+    }
+}
 
 /// The header and blank line verifiers puts above a cut text.
 fn header(tokens: u64, lines: u64) -> String {
@@ -250,4 +326,47 @@ fn a_budget_from_the_window_is_verifiers_budget() {
         ),
         crate::common::stdout_of(&["--style", "verifiers", "--max", "1000"], input.as_bytes())
     );
+}
+
+#[test]
+fn a_separate_stderr_is_cut_by_its_own_budget() {
+    let script = "for i in 1 2 3 4 5 6 7 8 9 10; do echo abcd; echo abcd >&2; done";
+    toolcap()
+        .args([
+            "--style",
+            "verifiers",
+            "--max",
+            "20",
+            "--stderr",
+            "separate",
+            "--stderr-max",
+            "10",
+        ])
+        .args(["--no-status", "-c", script])
+        .assert()
+        .success()
+        .stdout(header(13, 11) + "abcd\nabcd\n\n[... 30 bytes truncated ...]\nabcd\nabcd\n")
+        .stderr(header(13, 11) + "abcd\n\n[... 40 bytes truncated ...]\nabcd\n");
+}
+
+#[test]
+fn a_profiles_options_that_would_change_the_bytes_are_left_out() {
+    // The user's --style wins, as with --style codex: pytest's --clean,
+    // --keep and --fold-pattern go, and the text is verifiers' own.
+    let config = TempDir::new("verifiers-profile");
+    let input: String = (0..100)
+        .map(|i| format!("test_{i} PASSED \x1b[32mok\x1b[0m\n"))
+        .collect();
+    let plain =
+        crate::common::stdout_of(&["--style", "verifiers", "--max", "100"], input.as_bytes());
+    for profile in ["pytest", "auto"] {
+        toolcap()
+            .env("XDG_CONFIG_HOME", config.path())
+            .env("HOME", config.path())
+            .args(["--style", "verifiers", "--max", "100", "--profile", profile])
+            .write_stdin(input.clone())
+            .assert()
+            .success()
+            .stdout(plain.clone());
+    }
 }
