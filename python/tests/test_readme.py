@@ -37,6 +37,9 @@ def test_the_bash_tool_recipe(private_cache):
     assert line.startswith(f"[output {failing.spill_id}: ") and ", exit 3, seq 20000 | tr 0-9 a-j;" in line
     fits = recipe["bash_tool"]("echo fine")
     assert (recipe["shown"](fits), recipe["forgotten"](fits)) == ("fine\n", "fine\n")
+    # A fake credential the command prints stays out of what the model sees.
+    leaky = recipe["bash_tool"]("echo 'API_KEY=FAKEkey00000042'")
+    assert recipe["shown"](leaky) == "API_KEY=[REDACTED:api-key]\n"
 
 
 def test_the_drop_in_truncate_tool_output():
@@ -47,6 +50,7 @@ def test_the_drop_in_truncate_tool_output():
     assert capped.endswith("FAILED: 1 of 5000\n")
     assert capped == toolcap.cap(log, chars=16_000).text
     assert truncate_tool_output("short\n") == "short\n"
+    assert truncate_tool_output("password=FAKEpw0042\n") == "password=[REDACTED:password]\n"
 
 
 def harness_recipes():
