@@ -31,9 +31,9 @@
 //!    printed its END line.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::{memchr, memrchr};
 use regex::bytes::{Captures, Regex};
 
@@ -118,14 +118,14 @@ const FAMILIES: &[Spec] = &[
     // secrets (`gloas-`).
     Spec {
         family: Family::Gitlab,
-        literals: &["at-", "dt-", "rt-", "tt-", "bt-", "as-"],
+        literals: &["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-"],
         pattern: r"\b(?:glpat|gldt|glrt|glptt|glcbt|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_.-]*[0-9A-Za-z_-])?",
     },
     // Slack, "Token types": bot `xoxb-`, user `xoxp-`, app-level `xapp-`,
     // and the other `xox?-` ones (legacy, refresh, configuration).
     Spec {
         family: Family::Slack,
-        literals: &["xox", "pp-"],
+        literals: &["xox", "xapp-"],
         pattern: r"\b(?:xox[abeoprs](?:\.xox[abeoprs])?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-9A-Za-z-]{10,})",
     },
     // Slack incoming webhooks: the path after the host is the secret.
@@ -222,10 +222,28 @@ const FLAG: &str = r#"(?i)(?:^|\s)--?(?:[a-z0-9_.-]*?[_.-])?(?P<word>KEY_WORDS)(
 /// of [`KEY_WORDS`].
 const ASSIGNMENT: &str = r#"(?i)(?:^|[^a-z0-9_.-])(?:[a-z0-9_.-]*?)(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?P<q>["']?)(?P<sep>\s*[:=]\s*)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>[^\s"'`,;&]+))"#;
 
-/// A compiled family (or a user's pattern).
+/// A family, compiled when a line first needs it: most runs need few, and
+/// compiling them all took most of a short run's time.
 struct Compiled {
     family: Option<Family>,
-    regex: Regex,
+    pattern: String,
+    regex: OnceLock<Option<Regex>>,
+}
+
+impl Compiled {
+    fn new(family: Family, pattern: &str) -> Compiled {
+        Compiled {
+            family: Some(family),
+            pattern: format!("(?-u){pattern}"),
+            regex: OnceLock::new(),
+        }
+    }
+
+    /// Its regex; `None` would be a pattern above that does not compile,
+    /// which `the_built_in_patterns_compile` rules out.
+    fn regex(&self) -> Option<&Regex> {
+        self.regex.get_or_init(|| Regex::new(&self.pattern).ok()).as_ref()
+    }
 }
 
 /// What `--redact` recognises, compiled once (shared by the streams of a
@@ -242,6 +260,15 @@ impl std::fmt::Debug for RedactRules {
 }
 
 struct Rules {
+    base: &'static BuiltIn,
+    /// `--redact-pattern`s: searched for on their own (regex's own
+    /// prefilter), every match redacted.
+    custom: Vec<Regex>,
+}
+
+/// The families, compiled once a process (a Python program capping many
+/// outputs compiles them once).
+struct BuiltIn {
     /// Every family's literals, searched for in a run of lines at once the
     /// way `--keep`'s are (lower-cased text, many literals at a time).
     prefilter: LineMatch,
@@ -250,11 +277,10 @@ struct Rules {
     /// For each literal, the families (indexes in `families`) that hold it.
     holders: Vec<Vec<usize>>,
     families: Vec<Compiled>,
-    /// `--redact-pattern`s: searched for on their own (regex's own
-    /// prefilter), every match redacted.
-    custom: Vec<Regex>,
     pem_end: Regex,
 }
+
+static BUILT_IN: OnceLock<Result<BuiltIn, (String, regex::Error)>> = OnceLock::new();
 
 /// One redacted span of a line's visible text.
 #[derive(Clone, Copy, Debug)]
@@ -274,6 +300,17 @@ impl RedactRules {
     /// The built-in families and `custom` patterns (each a regex; a group
     /// named `secret` limits what is replaced).
     pub(crate) fn new(custom: &[String]) -> Result<RedactRules, (String, regex::Error)> {
+        let base = BUILT_IN.get_or_init(BuiltIn::new).as_ref().map_err(Clone::clone)?;
+        let custom = custom
+            .iter()
+            .map(|pattern| Regex::new(pattern).map_err(|err| (pattern.clone(), err)))
+            .collect::<Result<_, _>>()?;
+        Ok(RedactRules(Arc::new(Rules { base, custom })))
+    }
+}
+
+impl BuiltIn {
+    fn new() -> Result<BuiltIn, (String, regex::Error)> {
         let mut literals: Vec<String> = Vec::new();
         let mut holders: Vec<Vec<usize>> = Vec::new();
         let mut families = Vec::new();
@@ -293,45 +330,34 @@ impl RedactRules {
             for literal in spec.literals {
                 add(literal, index);
             }
-            let regex = compile(spec.pattern).map_err(|err| (spec.pattern.to_string(), err))?;
-            families.push(Compiled {
-                family: Some(spec.family),
-                regex,
-            });
+            families.push(Compiled::new(spec.family, spec.pattern));
         }
         for (family, pattern) in [(Family::Flag, FLAG), (Family::Assignment, ASSIGNMENT)] {
             let index = families.len();
             for literal in KEY_LITERALS {
                 add(literal, index);
             }
-            let pattern = pattern.replace("KEY_WORDS", KEY_WORDS);
-            let regex = compile(&pattern).map_err(|err| (pattern.clone(), err))?;
-            families.push(Compiled {
-                family: Some(family),
-                regex,
-            });
+            families.push(Compiled::new(family, &pattern.replace("KEY_WORDS", KEY_WORDS)));
         }
         let escaped: Vec<String> = literals.iter().map(|literal| regex::escape(literal)).collect();
         let prefilter = LineMatch::new(&escaped).map_err(|err| (String::from("literals"), err))?;
+        // Searched in one line at a time: the NFA, which is quick to build,
+        // is as fast as a DFA there.
         let literals = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::NoncontiguousNFA))
             .build(&literals)
             .map_err(|err| (String::from("literals"), regex::Error::Syntax(err.to_string())))?;
-        let custom = custom
-            .iter()
-            .map(|pattern| Regex::new(pattern).map_err(|err| (pattern.clone(), err)))
-            .collect::<Result<_, _>>()?;
         let pem_end = compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
             .map_err(|err| (String::from("pem end"), err))?;
-        Ok(RedactRules(Arc::new(Rules {
+        Ok(BuiltIn {
             prefilter,
             literals,
             holders,
             families,
-            custom,
             pem_end,
-        })))
+        })
     }
 }
 
@@ -339,30 +365,35 @@ impl Rules {
     /// A point in `text` before which no line holds a literal (the line
     /// that holds it may).
     fn first_literal(&self, text: &[u8], scratch: &mut Vec<u8>) -> Option<usize> {
-        self.prefilter.candidate(text, scratch)
+        self.base.prefilter.candidate(text, scratch)
     }
 
     /// The regions of `text` (a line's visible text, without its
     /// terminator), in order and apart.
     fn regions(&self, text: &[u8], found: &mut Vec<Region>) {
         found.clear();
-        let mut wanted = vec![false; self.families.len()];
-        for hit in self.literals.find_overlapping_iter(text) {
-            for &family in &self.holders[hit.pattern().as_usize()] {
-                wanted[family] = true;
+        let base = self.base;
+        // The families (fewer than 64) whose literals the line holds.
+        let mut wanted = 0u64;
+        for hit in base.literals.find_overlapping_iter(text) {
+            for &family in &base.holders[hit.pattern().as_usize()] {
+                wanted |= 1 << family;
             }
         }
-        for (rank, compiled) in self.families.iter().enumerate() {
-            if !wanted[rank] {
+        for (rank, compiled) in base.families.iter().enumerate() {
+            if wanted & (1 << rank) == 0 {
                 continue;
             }
-            for captures in compiled.regex.captures_iter(text) {
+            let Some(regex) = compiled.regex() else {
+                continue;
+            };
+            for captures in regex.captures_iter(text) {
                 if let Some(region) = region_of(compiled.family, rank, &captures, text) {
                     found.push(region);
                 }
             }
         }
-        let rank = self.families.len();
+        let rank = base.families.len();
         for regex in &self.custom {
             for captures in regex.captures_iter(text) {
                 let whole = captures.get(0).map_or(0..0, |m| m.range());
@@ -716,7 +747,7 @@ impl Redact {
         let Some(pem) = &mut self.pem else {
             return;
         };
-        if let Some(end) = rules.pem_end.find(&self.visible) {
+        if let Some(end) = rules.base.pem_end.find(&self.visible) {
             let raw_end = self.map[end.end() - 1] + 1;
             let mut merged = std::mem::take(&mut pem.head);
             let lines = pem.lines + 1;
@@ -773,12 +804,11 @@ impl Redact {
         let mut running = false;
         let mut keep = 0;
         for (index, region) in self.regions.iter().enumerate() {
-            let from = self.map_start(region.from);
-            if from >= cut {
+            if self.map[region.from] >= cut {
                 break;
             }
             keep = index + 1;
-            let end = self.map_end(region.end);
+            let end = self.map[region.end - 1] + 1;
             if region.end == self.visible.len() {
                 running = true;
                 cut = line.len();
@@ -786,11 +816,8 @@ impl Redact {
                 cut = cut.max(end);
             }
         }
+        // The regions after the cut are found again in the next window.
         self.regions.truncate(keep);
-        // The rest of the visible text, from the cut on, is found again.
-        let visible_cut = self.map.iter().position(|&raw| raw >= cut).unwrap_or(self.visible.len());
-        self.visible.truncate(visible_cut);
-        self.map.truncate(visible_cut);
         self.rewrite(&line[..cut]);
         out.bytes(&self.redacted);
         if running {
@@ -798,23 +825,6 @@ impl Redact {
         }
         self.line = line;
         self.line.drain(..cut);
-    }
-
-    /// Where visible offset `start` is in the raw line.
-    fn map_start(&self, start: usize) -> usize {
-        self.map.get(start).copied().unwrap_or(self.line_len_hint())
-    }
-
-    /// Where the visible region ending at `end` ends in the raw line.
-    fn map_end(&self, end: usize) -> usize {
-        match end {
-            0 => 0,
-            end => self.map[end - 1] + 1,
-        }
-    }
-
-    fn line_len_hint(&self) -> usize {
-        self.map.last().map_or(0, |last| last + 1)
     }
 
     /// `self.visible` and `self.map` for `raw`, then its regions.
@@ -929,6 +939,12 @@ mod tests {
 
     #[test]
     fn the_built_in_patterns_compile() {
+        let base = BUILT_IN.get_or_init(BuiltIn::new).as_ref().unwrap();
+        assert!(base.families.len() < 64, "a line's families are a u64's bits");
+        for compiled in &base.families {
+            Regex::new(&compiled.pattern).unwrap();
+            assert!(compiled.regex().is_some());
+        }
         assert!(RedactRules::new(&["x(?P<secret>y)".into()]).is_ok());
         assert!(RedactRules::new(&["(".into()]).is_err());
     }
