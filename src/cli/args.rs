@@ -735,7 +735,7 @@ struct Args {
                      event's JSON on stdin and print the JSON whose updatedInput runs the same \
                      command through toolcap -c, with the options of TOOLCAP_HOOK_OPTIONS, else \
                      of the [hook] table of profiles.toml (args = [...]), else --max 16k --clean \
-                     --keep-errors --profile auto --store --plain-env. Prints nothing (the call \
+                     --keep-errors --profile auto --store --plain-env --redact. Prints nothing (the call \
                      runs as it was) for another tool, a background call, and a command that \
                      changes the shell (cd, export, source, alias, set, exec, an assignment, \
                      ...), already runs toolcap, starts a background job, uses bash-only syntax \

@@ -29,7 +29,7 @@ pub(crate) enum Command {
 /// recipe (README, "Recipe: an agent harness's bash tool"), with a store so
 /// that `toolcap --show ID` recovers what was cut.
 pub(crate) const DEFAULT_OPTIONS: &[&str] =
-    &["--max", "16k", "--clean", "--keep-errors", "--profile", "auto", "--store", "--plain-env"];
+    &["--max", "16k", "--clean", "--keep-errors", "--profile", "auto", "--store", "--plain-env", "--redact"];
 
 /// How the hook rewrites a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,7 +183,7 @@ mod tests {
         let options: Vec<String> = DEFAULT_OPTIONS.iter().map(|s| s.to_string()).collect();
         assert_eq!(
             wrapped("make test", &options),
-            "toolcap --max 16k --clean --keep-errors --profile auto --store --plain-env -c 'make test'"
+            "toolcap --max 16k --clean --keep-errors --profile auto --store --plain-env --redact -c 'make test'"
         );
     }
 

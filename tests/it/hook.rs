@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::common::{BIN, TempDir, toolcap};
 
 /// The options of a wrapped command by default, from the issue.
-const DEFAULT: &str = "--max 16k --clean --keep-errors --profile auto --store --plain-env";
+const DEFAULT: &str = "--max 16k --clean --keep-errors --profile auto --store --plain-env --redact";
 
 /// toolcap with a home of its own under `dir`.
 fn hermetic(dir: &TempDir) -> assert_cmd::Command {
