@@ -90,6 +90,8 @@ pub struct Options {
     marker_template: Option<String>,
     cleaning: Cleaning,
     keep: Vec<String>,
+    /// `--keep-error`: patterns of the error class.
+    keep_error: Vec<String>,
     keep_errors: bool,
     keep_context: u64,
     keep_max: Option<u64>,
@@ -122,6 +124,7 @@ impl Default for Options {
             marker_template: None,
             cleaning: Cleaning::default(),
             keep: Vec::new(),
+            keep_error: Vec::new(),
             keep_errors: false,
             keep_context: 0,
             keep_max: None,
@@ -316,6 +319,13 @@ impl Options {
         self
     }
 
+    /// `--keep-error`: as [`keep`](Options::keep), but the lines are
+    /// errors, served before other kept lines. May be given several times.
+    pub fn keep_error(mut self, pattern: impl Into<String>) -> Options {
+        self.keep_error.push(pattern.into());
+        self
+    }
+
     /// `--keep-errors`: keep lines that look like errors (see
     /// [`KEEP_ERRORS`]).
     pub fn keep_errors(mut self, on: bool) -> Options {
@@ -329,8 +339,9 @@ impl Options {
         self
     }
 
-    /// `--keep-max`: bytes the kept lines may use, outside the head and
-    /// tail budgets (default: a quarter of the budget).
+    /// `--keep-max`: the share of the budget (in its unit) that kept
+    /// lines and their markers may use, taken from the head and the tail
+    /// (default: a quarter of the budget).
     pub fn keep_max(mut self, bytes: u64) -> Options {
         self.keep_max = Some(bytes);
         self
@@ -445,7 +456,7 @@ impl Options {
             // A separate stderr's own budget.
             *total = budget.head + budget.tail;
         }
-        let keep = self.keep_rules(&budget)?;
+        let keep = self.keep_rules(&mut budget)?;
         let mut cleaning = self.cleaning.clone();
         if text.codex.is_some() {
             if keep.is_some() {
@@ -545,32 +556,60 @@ impl Options {
         })
     }
 
-    fn keep_rules(&self, budget: &Budget) -> Result<Option<KeepRules>, Error> {
-        let mut patterns = self.keep.clone();
+    /// `--keep`, `--keep-error` and `--keep-errors`, and the share of the
+    /// budget they take from the head and the tail (README, "Keeping
+    /// lines").
+    fn keep_rules(&self, budget: &mut Budget) -> Result<Option<KeepRules>, Error> {
+        let mut errors = self.keep_error.clone();
         if self.keep_errors {
-            patterns.push(KEEP_ERRORS.to_string());
+            errors.push(KEEP_ERRORS.to_string());
         }
+        let mut patterns = self.keep.clone();
+        patterns.extend(errors.iter().cloned());
         if patterns.is_empty() {
             return Ok(None);
         }
-        for pattern in &self.keep {
-            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--keep", &err))?;
+        for (pattern, option) in self
+            .keep
+            .iter()
+            .map(|pattern| (pattern, "--keep"))
+            .chain(self.keep_error.iter().map(|pattern| (pattern, "--keep-error")))
+        {
+            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, option, &err))?;
         }
         let lines = LineMatch::new(&patterns)
             .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
-        // A quarter of the budget in bytes (4 bytes a token).
-        let max = match budget.measure {
-            Measure::Tokens(_) => budget.head.saturating_add(budget.tail).saturating_mul(BYTES_PER_TOKEN),
-            Measure::Bytes | Measure::Chars => budget.head.saturating_add(budget.tail),
+        let errors = match errors.is_empty() {
+            true => None,
+            false => Some(
+                LineMatch::new(&errors)
+                    .map_err(|err| usage(format!("invalid --keep-error pattern: {err}")))?,
+            ),
         };
-        let budget = self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR);
+        let max = budget.head.saturating_add(budget.tail);
+        let share = self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR);
+        if share > max {
+            return Err(usage(format!(
+                "--keep-max ({share}) exceeds the budget ({max}): kept lines take their share                  from the head and the tail"
+            )));
+        }
+        // Taken from head and tail in proportion; the tail gives the odd
+        // unit, as it gets it in the split.
+        let from_head = u64::try_from(u128::from(share) * u128::from(budget.head) / u128::from(max.max(1)))
+            .unwrap_or(share);
+        budget.head -= from_head;
+        budget.tail -= share - from_head;
+        // The share counts bytes, which are never fewer than characters or
+        // tokens (a token is at least a byte), so it holds in any unit.
         // No more lines than the kept bytes can hold (a line is at least
         // one byte): a larger context would only hold lines back longer.
-        let context = self.keep_context.min(budget);
+        let context = self.keep_context.min(share);
         Ok(Some(KeepRules {
             lines,
+            errors,
             context: usize::try_from(context).unwrap_or(usize::MAX),
-            budget,
+            budget: share,
+            marker: 0,
         }))
     }
 

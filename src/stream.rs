@@ -88,7 +88,16 @@ impl Stream {
         *self = Stream::new(plan, spill);
     }
 
-    pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
+    pub(crate) fn new(mut plan: Plan, spill: Option<Spill>) -> Stream {
+        if let Some(keep) = &mut plan.keep {
+            // The longest a marker can be, its numbers of 12 digits (a
+            // terabyte; the picker checks the real lengths at the end):
+            // what a gap between kept lines costs at most.
+            const LONGEST: u64 = 999_999_999_999;
+            let note = spill.as_ref().map(Spill::note);
+            keep.marker = text::marker_len(&plan.text, note.as_ref(), LONGEST, LONGEST, LONGEST)
+                + crate::capture::keep::RESET_LEN;
+        }
         let stage = Stage::new(&plan.cleaning, plan.fold.as_ref(), spill.is_some());
         Stream {
             spill,
@@ -154,7 +163,9 @@ impl Stream {
         if !self.stage.is_empty() {
             self.capper.end_raw_lines(self.raw.lines());
         }
-        let mut captured = self.capper.finish(printed);
+        let style = &self.style;
+        let marker_len = |bytes, first, last| text::marker_len(style, spill_note.as_ref(), bytes, first, last);
+        let mut captured = self.capper.finish(printed, &marker_len);
         let bytes = captured.counters.bytes();
         if let Some((document, budget)) = self.document {
             // A document is shortened in place of the cut, or falls back
@@ -170,6 +181,7 @@ impl Stream {
                     captured.cut = None;
                     captured.kept = Vec::new();
                     captured.hidden_matches = 0;
+                    captured.hidden_errors = 0;
                 }
                 Outcome::Fits(whole) => {
                     // Within the budget in bytes, whatever `--lines` says
@@ -180,6 +192,8 @@ impl Stream {
                         captured.cut = None;
                         captured.kept = Vec::new();
                         captured.hidden_matches = 0;
+                        captured.hidden_errors = 0;
+                    captured.hidden_errors = 0;
                     }
                     captured.format = FormatReport::Json(JsonReport {
                         shortened: None,
@@ -220,6 +234,7 @@ impl Stream {
             cut: captured.cut,
             kept: captured.kept,
             hidden_matches: captured.hidden_matches,
+            hidden_errors: captured.hidden_errors,
             raw_bytes: if self.stage.is_empty() {
                 bytes
             } else {

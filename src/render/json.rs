@@ -149,6 +149,7 @@ fn stream_fields(
     );
     put("kept_bytes", json!(kept));
     put("hidden_matches", json!(stream.hidden_matches));
+    put("hidden_errors", json!(stream.hidden_errors));
     put("raw_bytes", json!(stream.raw_bytes));
     put("cleaned", json!(stream.cleaned));
     let (spill, spill_id, spill_error) = match &stream.spill {

@@ -758,7 +758,7 @@ fn auto_applies_keep_and_lines_to_text_only() {
     // The same lines as text keep their matches.
     let as_text = format!("log\n{diff}");
     let out = toolcap()
-        .args(["--format", "auto", "--keep", "error 10", "--max", "200"])
+        .args(["--format", "auto", "--keep", "error 10", "--max", "400"])
         .write_stdin(as_text)
         .assert()
         .success();

@@ -207,7 +207,7 @@ fn cargo_build_and_test_keep_every_error_and_panic() {
         .collect();
     write_crate(dir.path(), "broken", &broken);
     let output = toolcap_cargo(dir.path(), "broken")
-        .args(["--profile", "auto", "--max", "1k", "--"])
+        .args(["--profile", "auto", "--max", "2k", "--"])
         .arg(cargo())
         .args(["build", "--offline"])
         .output()
