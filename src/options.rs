@@ -10,7 +10,7 @@ use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
 use crate::format::{Format, FormatPlan};
-use crate::line_match::LineMatch;
+use crate::line_match::{ErrorWords, LineMatch};
 use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle};
@@ -579,18 +579,24 @@ impl Options {
         }
         let lines = LineMatch::new(&patterns)
             .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
-        let errors = match errors.is_empty() {
-            true => None,
-            false => Some(
-                LineMatch::new(&errors)
-                    .map_err(|err| usage(format!("invalid --keep-error pattern: {err}")))?,
-            ),
+        let compile = |patterns: &[String], option: &str| {
+            (!patterns.is_empty())
+                .then(|| LineMatch::new(patterns))
+                .transpose()
+                .map_err(|err| usage(format!("invalid {option} pattern: {err}")))
+        };
+        let others = compile(&self.keep, "--keep")?;
+        let errors = compile(&self.keep_error, "--keep-error")?;
+        let error_words = match self.keep_errors {
+            true => Some(ErrorWords::new().map_err(|err| usage(format!("invalid --keep-errors pattern: {err}")))?),
+            false => None,
         };
         let max = budget.head.saturating_add(budget.tail);
         let share = self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR);
         if share > max {
             return Err(usage(format!(
-                "--keep-max ({share}) exceeds the budget ({max}): kept lines take their share                  from the head and the tail"
+                "--keep-max ({share}) exceeds the budget ({max}): kept lines take their \
+                 share from the head and the tail"
             )));
         }
         // Taken from head and tail in proportion; the tail gives the odd
@@ -606,7 +612,9 @@ impl Options {
         let context = self.keep_context.min(share);
         Ok(Some(KeepRules {
             lines,
+            others,
             errors,
+            error_words,
             context: usize::try_from(context).unwrap_or(usize::MAX),
             budget: share,
             marker: 0,

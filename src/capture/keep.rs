@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use memchr::{memchr, memchr_iter, memrchr};
 
-use crate::line_match::LineMatch;
+use crate::line_match::{ErrorWords, LineMatch};
 
 /// Lines longer than this (or than the budget) are matched on their first
 /// bytes only; they could not be kept anyway.
@@ -26,10 +26,14 @@ pub(crate) const RESET_LEN: u64 = 4;
 /// What to keep from the middle.
 #[derive(Clone, Debug)]
 pub(crate) struct KeepRules {
-    /// The lines that match, of either class.
+    /// The lines that match, of either class (`--fold` never folds them).
     pub(crate) lines: LineMatch,
-    /// Those of them that are errors (`--keep-errors`, `--keep-error`).
+    /// `--keep`'s patterns.
+    pub(crate) others: Option<LineMatch>,
+    /// Those of them that are errors by `--keep-error`.
     pub(crate) errors: Option<LineMatch>,
+    /// `--keep-errors`: its words, which do not count inside a file name.
+    pub(crate) error_words: Option<ErrorWords>,
     /// Lines kept before and after each match.
     pub(crate) context: usize,
     /// Bytes the kept lines and their markers may use in all.
@@ -54,10 +58,14 @@ impl KeepRules {
         if !self.lines.matches(line) {
             return None;
         }
-        match &self.errors {
-            Some(errors) if errors.matches(line) => Some(Class::Error),
-            _ => Some(Class::Other),
+        let error = self.errors.as_ref().is_some_and(|errors| errors.matches(line))
+            || self.error_words.as_ref().is_some_and(|words| words.said_by(line));
+        if error {
+            return Some(Class::Error);
         }
+        // Matched by `--keep` then, or only by error words in a file name.
+        let others = self.others.as_ref().is_some_and(|others| others.matches(line));
+        others.then_some(Class::Other)
     }
 }
 
@@ -663,7 +671,9 @@ mod tests {
     fn rules(context: usize, budget: u64) -> KeepRules {
         KeepRules {
             lines: LineMatch::new(&["ERROR", "WARN"]).unwrap(),
+            others: Some(LineMatch::new(&["WARN"]).unwrap()),
             errors: Some(LineMatch::new(&["ERROR"]).unwrap()),
+            error_words: None,
             context,
             budget,
             marker: MARKER + RESET_LEN,

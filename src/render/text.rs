@@ -625,9 +625,10 @@ pub(crate) fn repeat_marker(repeats: u64) -> Vec<u8> {
 /// `--fold`'s marker for `folded` similar lines, naming the raw lines
 /// they were when a spill file holds them.
 pub(crate) fn fold_marker(folded: u64, raw_lines: Option<(u64, u64)>) -> Vec<u8> {
+    let lines = lines_word(folded);
     match raw_lines {
-        None => format!("[... {folded} similar lines folded ...]\n"),
-        Some((a, b)) => format!("[... {folded} similar lines folded (lines {a}-{b}) ...]\n"),
+        None => format!("[... {folded} similar {lines} folded ...]\n"),
+        Some((a, b)) => format!("[... {folded} similar {lines} folded (lines {a}-{b}) ...]\n"),
     }
     .into_bytes()
 }

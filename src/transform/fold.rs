@@ -726,10 +726,10 @@ mod tests {
         );
         assert_eq!(
             fold("n 1\nn 2\nn 3"),
-            "n 1\n[... 1 similar lines folded ...]\nn 3",
+            "n 1\n[... 1 similar line folded ...]\nn 3",
             "an unterminated last line ends the run"
         );
-        assert_eq!(fold("n 1\r\nn 2\nn 3\r\n"), "n 1\r\n[... 1 similar lines folded ...]\nn 3\r\n");
+        assert_eq!(fold("n 1\r\nn 2\nn 3\r\n"), "n 1\r\n[... 1 similar line folded ...]\nn 3\r\n");
     }
 
     #[test]
@@ -747,14 +747,14 @@ mod tests {
         let input = b"t 1 ok\nt 2 ok\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\nt 7 ok\nt 8 ok\nt 9 ok\n";
         assert_eq!(
             fold_with(&protected, false, input),
-            "t 1 ok\n[... 1 similar lines folded ...]\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\n\
-             t 7 ok\n[... 1 similar lines folded ...]\nt 9 ok\n"
+            "t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\n\
+             t 7 ok\n[... 1 similar line folded ...]\nt 9 ok\n"
         );
         // A protected first line stays alone; the next starts the run.
         let input = b"FAIL 1\nn 2\nn 3\nn 4\n";
         assert_eq!(
             fold_with(&rules(&["FAIL"], &["^"]), false, input),
-            "FAIL 1\nn 2\n[... 1 similar lines folded ...]\nn 4\n"
+            "FAIL 1\nn 2\n[... 1 similar line folded ...]\nn 4\n"
         );
     }
 
@@ -765,8 +765,8 @@ mod tests {
                       test x ... ok\ntest yy ... ok\ntest zzz ... ok\nCompiling d 1\n";
         assert_eq!(
             fold_with(&classes, false, input),
-            "   Compiling a v1\n[... 1 similar lines folded ...]\n   Compiling ccc v3\n\
-             test x ... ok\n[... 1 similar lines folded ...]\ntest zzz ... ok\nCompiling d 1\n"
+            "   Compiling a v1\n[... 1 similar line folded ...]\n   Compiling ccc v3\n\
+             test x ... ok\n[... 1 similar line folded ...]\ntest zzz ... ok\nCompiling d 1\n"
         );
         // A line of a class and a line of none are never similar.
         let mixed = rules(&[], &["^a 1$"]);
@@ -787,7 +787,7 @@ mod tests {
         fold.finish(&Ending { spill: None }, &mut output);
         assert_eq!(
             String::from_utf8(output.bytes).unwrap(),
-            "n 1\nn 2\n[marker]\nn 8\n[... 1 similar lines folded (lines 9-9) ...]\nn 10\n"
+            "n 1\nn 2\n[marker]\nn 8\n[... 1 similar line folded (lines 9-9) ...]\nn 10\n"
         );
     }
 }

@@ -498,8 +498,13 @@ pub fn fold(mut lines: Vec<Line>, spec: &CleanSpec) -> Vec<Line> {
             };
             out.push(lines[i].clone());
             out.push(Line {
-                text: format!("[... {} similar lines folded{lines_named} ...]\n", k - 2)
-                    .into_bytes(),
+                // "`1 similar line` in the singular".
+                text: format!(
+                    "[... {} similar {} folded{lines_named} ...]\n",
+                    k - 2,
+                    if k - 2 == 1 { "line" } else { "lines" }
+                )
+                .into_bytes(),
                 raw,
                 generated: true,
             });
@@ -699,6 +704,55 @@ pub fn says_error(line: &[u8]) -> bool {
         })
 }
 
+/// `--keep-errors` for keeping (README, "Choices": its words "do not count
+/// inside a file name"): a word that says error counts unless its run of
+/// non-blank bytes has a `/`, ends in `.` and 1 to 8 ASCII letters or
+/// digits, or is the whole line and holds a `.`, `_` or `-`; an `ls -l`
+/// entry (a file mode first: one of `-dlcbpsD`, nine of `-rwxsStTl`, an
+/// optional `.`, `+` or `@`, then a blank) has none that counts. The
+/// `E   ` start always counts.
+fn says_error_outside_names(line: &[u8]) -> bool {
+    if line.starts_with(b"E   ") {
+        return true;
+    }
+    let mode = |byte: u8| b"-rwxsStTl".contains(&byte);
+    let listing = line.len() > 10
+        && b"-dlcbpsD".contains(&line[0])
+        && line[1..10].iter().all(|&byte| mode(byte))
+        && {
+            let rest = &line[10..];
+            let rest = rest
+                .strip_prefix(b".")
+                .or_else(|| rest.strip_prefix(b"+"))
+                .or_else(|| rest.strip_prefix(b"@"))
+                .unwrap_or(rest);
+            rest.first().is_some_and(|byte| byte.is_ascii_whitespace())
+        };
+    if listing {
+        return false;
+    }
+    let is_name = |token: &[u8], whole: bool| {
+        let extension = token
+            .iter()
+            .rposition(|&byte| byte == b'.')
+            .is_some_and(|dot| {
+                let ext = &token[dot + 1..];
+                (1..=8).contains(&ext.len()) && ext.iter().all(u8::is_ascii_alphanumeric)
+            });
+        token.contains(&b'/')
+            || extension
+            || (whole && token.iter().any(|byte| b"._-".contains(byte)))
+    };
+    let tokens: Vec<&[u8]> = line
+        .split(|byte| byte.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let whole = tokens.len() == 1 && tokens[0].len() == line.len();
+    tokens
+        .iter()
+        .any(|token| says_error(token) && !is_name(token, whole))
+}
+
 /// What `--keep` shows of the cut middle B[h:t]: the kept lines (indices
 /// into the stream, ascending, gaps printed as they are included) and the
 /// matching lines not shown: errors, others. README, "Keeping lines"
@@ -709,7 +763,8 @@ fn kept_lines(stream: &Stream, h: usize, t: usize, spec: &CleanSpec) -> (Vec<usi
         ..spec.clone()
     };
     let others = line_matches(&without_errors);
-    let errors = |line: &[u8]| spec.keep_errors && says_error(split_terminator(line).0);
+    let errors =
+        |line: &[u8]| spec.keep_errors && says_error_outside_names(split_terminator(line).0);
     let budget = spec.keep_budget();
     let spill = spec.core.spill.as_deref();
     let longest = 999_999_999_999usize;
@@ -1245,7 +1300,7 @@ pub mod tests {
                 raw_lines(b"a 1\na 2\na 3"),
                 &fold_spec(false, &[], &[]),
             )),
-            b"a 1\n[... 1 similar lines folded ...]\na 3",
+            b"a 1\n[... 1 similar line folded ...]\na 3",
         );
     }
 
@@ -1258,8 +1313,8 @@ pub mod tests {
                 raw_lines(input),
                 &fold_spec(false, &["FAILED"], &["^t "]),
             )),
-            b"t 1 ok\n[... 1 similar lines folded ...]\nt 3 ok\nt 4 FAILED\n\
-              t 5 ok\n[... 1 similar lines folded ...]\nt 7 ok\n",
+            b"t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAILED\n\
+              t 5 ok\n[... 1 similar line folded ...]\nt 7 ok\n",
         );
     }
 
@@ -1275,7 +1330,7 @@ pub mod tests {
         same(
             &text(&cleaned(b"n 1\nn 2\nn 2\nn 2\nn 3\nn 4\nn 5\n", &spec)),
             b"n 1\nn 2\n[... previous line repeated 2 more times ...]\n\
-              n 3\n[... 1 similar lines folded ...]\nn 5\n",
+              n 3\n[... 1 similar line folded ...]\nn 5\n",
         );
     }
 

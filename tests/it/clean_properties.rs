@@ -288,8 +288,57 @@ proptest! {
     }
 }
 
+/// What the budget holds of an output (README, "Options": `--max`):
+/// everything but the header lines and the blank line after them, and one
+/// cut marker line (the longest here, with the `\n` that ends a head cut
+/// mid-line, which belongs to the marker line).
+fn content_len(output: &[u8], header: bool) -> usize {
+    let body = match output.strip_prefix(b"Warning: truncated output") {
+        Some(_) if header => {
+            let end = output
+                .windows(2)
+                .position(|pair| pair == b"\n\n")
+                .expect("a blank line");
+            &output[end + 2..]
+        }
+        _ => output,
+    };
+    let longest_marker = body
+        .split_inclusive(|&byte| byte == b'\n')
+        .filter(|line| {
+            let line = line.strip_prefix(b"\x1b[0m").unwrap_or(line);
+            line.starts_with(b"[... ") && line.windows(16).any(|w| w == b" bytes truncated")
+        })
+        .map(|line| line.len() + 1)
+        .max()
+        .unwrap_or(0);
+    body.len().saturating_sub(longest_marker)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Issue 21: `--max` is the ceiling of the content, kept lines, their
+    /// markers and the fold and squeeze markers included, whatever the
+    /// options and the chunking.
+    #[test]
+    fn the_content_fits_the_budget(b in input(), spec in clean_spec(), chunks in chunks()) {
+        let output = streamed_output(&b, &spec, &chunks);
+        let budget = spec.core.head.saturating_add(spec.core.tail);
+        let content = content_len(&output, spec.core.header) as u64;
+        prop_assert!(content <= budget, "{content} > {budget}: {}", escaped(&output));
+    }
+
+    /// The same by the model (which the binary agrees with, above) with a
+    /// spill file, whose path the markers name.
+    #[test]
+    fn the_content_fits_the_budget_with_a_spill_file(b in input(), spec in keeping_spec()) {
+        let spec = CleanSpec { core: Spec { spill: Some(b"/tmp/x".to_vec()), ..spec.core }, ..spec };
+        let output = expected_output(&b, &spec);
+        let budget = spec.core.head.saturating_add(spec.core.tail);
+        let content = content_len(&output, spec.core.header) as u64;
+        prop_assert!(content <= budget, "{content} > {budget}: {}", escaped(&output));
+    }
 
     #[test]
     fn chunking_never_changes_the_output(
@@ -399,7 +448,11 @@ proptest! {
 fn fold_count(line: &[u8]) -> Option<usize> {
     let rest = line.strip_prefix(b"[... ")?;
     let digits = rest.iter().take_while(|byte| byte.is_ascii_digit()).count();
-    if digits == 0 || !rest[digits..].starts_with(b" similar lines folded") {
+    let after = &rest[digits..];
+    if digits == 0
+        || !(after.starts_with(b" similar lines folded")
+            || after.starts_with(b" similar line folded"))
+    {
         return None;
     }
     std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()

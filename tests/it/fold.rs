@@ -25,7 +25,7 @@ fn a_run_keeps_its_first_and_last_line() {
     assert_output(
         &["--fold"],
         "took 0.5s id=deadbeef01\ntook  12.25s id=0123456789abcdef\ntook\t3s id=cafebabe\n",
-        "took 0.5s id=deadbeef01\n[... 1 similar lines folded ...]\ntook\t3s id=cafebabe\n",
+        "took 0.5s id=deadbeef01\n[... 1 similar line folded ...]\ntook\t3s id=cafebabe\n",
     );
 }
 
@@ -124,7 +124,7 @@ fn fold_patterns_make_lines_similar() {
     assert_output(
         &["--fold", "--fold-pattern", "^ +Compiling "],
         input,
-        "   Compiling serde v1.0.1\n[... 1 similar lines folded ...]\n   Compiling regex v1.11.0\n\
+        "   Compiling serde v1.0.1\n[... 1 similar line folded ...]\n   Compiling regex v1.11.0\n\
          error[E0308]: mismatched types\n",
     );
 }

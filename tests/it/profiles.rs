@@ -135,7 +135,7 @@ fn auto_in_filter_mode_reads_past_a_short_first_chunk() {
     assert_eq!(report["profile"], "pytest");
     assert_eq!(
         report["output"],
-        "platform x -- Python 3, pytest-9\na[1] PASSED\n[... 1 similar lines folded ...]\na[3] PASSED\n"
+        "platform x -- Python 3, pytest-9\na[1] PASSED\n[... 1 similar line folded ...]\na[3] PASSED\n"
     );
 }
 
@@ -338,7 +338,7 @@ fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
     );
     assert_eq!(
         output,
-        "Terraform will perform the following actions:\n  + a 1\n[... 1 similar lines folded ...]\n  + a 3\n"
+        "Terraform will perform the following actions:\n  + a 1\n[... 1 similar line folded ...]\n  + a 3\n"
     );
     // --profiles lists both, from the file, and the other built-ins.
     let listing = stdout(toolcap_in(config.path()).arg("--profiles"));
