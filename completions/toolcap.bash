@@ -23,7 +23,7 @@ _toolcap() {
 
     case "${cmd}" in
         toolcap)
-            opts="-m -n -c -h -V --max --tokens --tokenizer --count-limit --chars --head --tail --lines --cut --spill --spill-dir --store --no-spill --list --show --summary --prune --retain --retain-size --style --header --marker --no-header --json --live --strip-ansi --collapse-cr --squeeze --max-line --binary --utf8 --clean --keep --keep-error --keep-errors --keep-context --keep-max --format --json-limit --pretty --fold --fold-pattern --profile --profiles --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
+            opts="-m -n -c -h -V --max --total --tokens --tokenizer --count-limit --chars --head --tail --lines --cut --spill --spill-dir --store --no-spill --list --show --summary --prune --retain --retain-size --style --header --marker --no-header --json --live --strip-ansi --collapse-cr --squeeze --max-line --binary --utf8 --clean --keep --keep-error --keep-errors --keep-context --keep-max --format --json-limit --pretty --fold --fold-pattern --profile --profiles --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -34,6 +34,10 @@ _toolcap() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --total)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,4 +1,5 @@
 complete -c toolcap -s m -l max -d 'Budget for the kept output (head + tail) [default: 10k]' -r
+complete -c toolcap -l total -d 'Everything printed, header and markers included, within SIZE' -r
 complete -c toolcap -l tokens -d 'Budget in tokens (of 4 bytes, or of --tokenizer)' -r
 complete -c toolcap -l tokenizer -d 'What a token is: approx (4 bytes), o200k or cl100k [default: approx]' -r -f -a "approx\t''
 o200k\t''

@@ -31,6 +31,11 @@ pub const KEEP_ERRORS: &str =
 /// up to 64 MiB (a few seconds of counting), extrapolated past that.
 pub const DEFAULT_COUNT_LIMIT: u64 = 64 << 20;
 
+/// The longest status or interruption line (`[killed by signal 15
+/// (SIGTERM)]`, `[timed out after 1h 30m 20s]`, `[input interrupted by
+/// ...; totals are of what was read]`), with room to spare.
+const STATUS_LINE_BOUND: u64 = 128;
+
 /// `--keep-max` by default: a quarter of the budget.
 const KEEP_SHARE_DIVISOR: u64 = 4;
 
@@ -72,6 +77,8 @@ pub enum Style {
 #[non_exhaustive]
 pub struct Options {
     max: Option<u64>,
+    /// `--total`: everything printed within this many bytes.
+    total: Option<u64>,
     /// The default budget from the environment (`TOOLCAP_MAX`).
     default_max: Option<u64>,
     tokens: Option<u64>,
@@ -125,6 +132,7 @@ impl Default for Options {
             cleaning: Cleaning::default(),
             keep: Vec::new(),
             keep_error: Vec::new(),
+            total: None,
             keep_errors: false,
             keep_context: 0,
             keep_max: None,
@@ -148,6 +156,9 @@ pub(crate) struct Plan {
     pub(crate) format: FormatPlan,
     /// `--fold`, which never folds what `keep` matches.
     pub(crate) fold: Option<FoldRules>,
+    /// `--total`: the budget leaves room for a marker naming no spill
+    /// file; the stream takes the room its spill file's name needs.
+    pub(crate) total: bool,
 }
 
 impl Plan {
@@ -168,6 +179,14 @@ impl Options {
     /// `--max`: the budget for head + tail, in bytes (default 10,000).
     pub fn max(mut self, bytes: u64) -> Options {
         self.max = Some(bytes);
+        self
+    }
+
+    /// `--total`: everything toolcap prints, header, markers and status
+    /// line included, is at most `bytes`; the budget is what is left for
+    /// the content (README, "Options").
+    pub fn total(mut self, bytes: u64) -> Options {
+        self.total = Some(bytes);
         self
     }
 
@@ -404,6 +423,11 @@ impl Options {
     /// budget's) split by the same `--head`, `--tail` and `--lines`.
     /// A separate stderr is capped as text, whatever `--format` says.
     pub(crate) fn stderr_plan(&self, stderr_max: Option<u64>) -> Result<Plan, Error> {
+        if self.total.is_some() {
+            return Err(usage(
+                "--total cannot be combined with --stderr separate: it bounds one stream's output",
+            ));
+        }
         self.plan_with(self.stderr_budget(stderr_max)?)
     }
 
@@ -414,6 +438,20 @@ impl Options {
         let refuse = |other: &str, why: &str| {
             Err(usage(format!("--format {name} cannot be combined with {other}: {why}")))
         };
+        if self.total.is_some() {
+            let other = [
+                ("--format", format != Format::Text),
+                ("--header", self.header_template.is_some()),
+                ("--marker", self.marker_template.is_some()),
+                ("--style codex", plan.text.codex.is_some()),
+            ];
+            if let Some((name, _)) = other.iter().find(|(_, given)| *given) {
+                return Err(usage(format!(
+                    "--total cannot be combined with {name}: the length of what it prints is \
+                     not bounded"
+                )));
+            }
+        }
         if format != Format::Text && plan.text.codex.is_some() {
             return refuse("--style codex", "codex sets its own cuts");
         }
@@ -482,6 +520,7 @@ impl Options {
             text,
             format: FormatPlan::default(),
             fold,
+            total: self.total.is_some(),
         })
     }
 
@@ -599,12 +638,7 @@ impl Options {
                  share from the head and the tail"
             )));
         }
-        // Taken from head and tail in proportion; the tail gives the odd
-        // unit, as it gets it in the split.
-        let from_head = u64::try_from(u128::from(share) * u128::from(budget.head) / u128::from(max.max(1)))
-            .unwrap_or(share);
-        budget.head -= from_head;
-        budget.tail -= share - from_head;
+        budget.give(share);
         // The share counts bytes, which are never fewer than characters or
         // tokens (a token is at least a byte), so it holds in any unit.
         // No more lines than the kept bytes can hold (a line is at least
@@ -625,6 +659,7 @@ impl Options {
     pub(crate) fn budget(&self) -> Result<Budget, Error> {
         let given: Vec<&str> = [
             ("--max", self.max.is_some()),
+            ("--total", self.total.is_some()),
             ("--tokens", self.tokens.is_some()),
             ("--chars", self.chars.is_some()),
         ]
@@ -636,6 +671,16 @@ impl Options {
                 "{} cannot be used together: exactly one of them sets the budget",
                 given.join(" and ")
             )));
+        }
+        if let Some(total) = self.total {
+            let least = self.total_overhead();
+            if total < least {
+                return Err(usage(format!(
+                    "--total {total} is too small: the header, one marker and the status line \
+                     take up to {least} bytes; the least --total that works is {least}"
+                )));
+            }
+            return self.split(Limit::explicit("--total", total - least));
         }
         let limit = match (self.max, self.tokens, self.chars) {
             (Some(max), ..) => Limit::explicit("--max", max),
@@ -671,6 +716,36 @@ impl Options {
             },
         };
         self.split(limit)
+    }
+
+    /// What `--total` keeps for the lines around the content, at their
+    /// longest (every number of 20 digits): the header, the `Cleaned:`
+    /// line when cleaning is on, one marker with its style reset, the
+    /// newline after a head cut mid-line and the matches not shown, and
+    /// a status or interruption line. A spill file's name is added by the
+    /// stream, which knows it ([`Plan::total`]).
+    fn total_overhead(&self) -> u64 {
+        let most = u64::MAX;
+        let mut lines = format!(
+            "Warning: truncated output (original token count: {most})\nTotal output lines: {most}\n\n"
+        );
+        let cleaning = &self.cleaning;
+        let cleans = cleaning.binary_summary
+            || cleaning.strip_ansi
+            || cleaning.collapse_cr
+            || cleaning.utf8
+            || cleaning.squeeze
+            || cleaning.max_line.is_some()
+            || self.fold;
+        if cleans {
+            lines += &format!("Cleaned: {most} raw bytes became {most} bytes\n");
+        }
+        lines += &format!("\x1b[0m\n[... {most} bytes truncated");
+        if !self.keep.is_empty() || !self.keep_error.is_empty() || self.keep_errors {
+            lines += &format!("; {most} more error lines, {most} more matching lines not shown");
+        }
+        lines += " ...]\n";
+        lines.len() as u64 + STATUS_LINE_BOUND
     }
 
     /// How the header's real token count is taken, with a real tokenizer.

@@ -80,6 +80,15 @@ impl Stream {
     }
 
     pub(crate) fn new(mut plan: Plan, spill: Option<Spill>) -> Stream {
+        if plan.total {
+            // `--total` left room for a marker that names no spill file:
+            // the name, known now, takes its room from head and tail.
+            const LONGEST: u64 = u64::MAX;
+            let note = spill.as_ref().map(Spill::note);
+            let with = text::marker_len(&plan.text, note.as_ref(), LONGEST, LONGEST, LONGEST);
+            let without = text::marker_len(&plan.text, None, LONGEST, LONGEST, LONGEST);
+            plan.budget.give(with.saturating_sub(without));
+        }
         if let Some(keep) = &mut plan.keep {
             // The longest a marker can be, its numbers of 12 digits (a
             // terabyte; the picker checks the real lengths at the end):

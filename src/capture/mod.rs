@@ -50,6 +50,21 @@ pub(crate) struct Budget {
     pub(crate) count_tokens: Option<RealCount>,
 }
 
+impl Budget {
+    /// Gives `share` of head and tail to something else (kept lines, the
+    /// lines `--total` keeps room for), in proportion: floor(share·H/(H+T))
+    /// from the head, the rest from the tail (which gets the odd unit in
+    /// the split too); all of both when they hold less.
+    pub(crate) fn give(&mut self, share: u64) {
+        let both = self.head.saturating_add(self.tail);
+        let share = share.min(both);
+        let from_head = u64::try_from(u128::from(share) * u128::from(self.head) / u128::from(both.max(1)))
+            .unwrap_or(share);
+        self.head -= from_head;
+        self.tail -= share - from_head;
+    }
+}
+
 /// Consumes a stream chunk by chunk and keeps what the output may need.
 pub(crate) struct Capper {
     budget: Budget,

@@ -142,6 +142,22 @@ struct Args {
     )]
     max: Option<u64>,
 
+    /// Everything printed, header and markers included, within SIZE
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        conflicts_with = "json",
+        long_help = "Everything toolcap prints (header, markers, kept lines, the status line) is \
+                     at most SIZE bytes, for a harness that cuts again. It sets the budget: \
+                     --max becomes SIZE less the room the header, one marker and a status line \
+                     can take. A SIZE smaller than that room is a usage error naming the least \
+                     SIZE that works. Not with --max, --tokens, --chars, --format, --header, \
+                     --marker, --style codex, --stderr separate or --json.\n\nExample: --total \
+                     10k fits mini-swe-agent's 10,000-character cut"
+    )]
+    total: Option<u64>,
+
     /// Budget in tokens (of 4 bytes, or of --tokenizer)
     #[arg(
         long,
@@ -909,10 +925,13 @@ impl Args {
         // An empty variable counts as unset, as for most tools.
         let env = |name: &str| env(name).filter(|value| !value.is_empty());
         let mut options = Options::new();
+        if let Some(total) = self.total {
+            options = options.total(total);
+        }
         match (self.max, self.tokens) {
             (Some(max), _) => options = options.max(max),
             (None, Some(tokens)) => options = options.tokens(tokens),
-            (None, None) if self.chars.is_some() => {}
+            (None, None) if self.chars.is_some() || self.total.is_some() => {}
             (None, None) => {
                 if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;

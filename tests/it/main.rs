@@ -23,5 +23,6 @@ mod real_output;
 mod real_profiles;
 mod spec_options;
 mod spill;
+mod total;
 mod units;
 mod wrap;

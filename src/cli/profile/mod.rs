@@ -34,7 +34,7 @@ const NOT_IN_PROFILES: &[&str] = &[
 ];
 
 /// The options that set the budget: the user's one replaces a profile's.
-const BUDGET: &[&str] = &["max", "tokens", "chars"];
+const BUDGET: &[&str] = &["max", "total", "tokens", "chars"];
 
 /// A profile, built-in or the user's.
 #[derive(Debug)]
