@@ -449,6 +449,81 @@ fn line_matches(spec: &CleanSpec) -> impl Fn(&[u8]) -> bool {
     }
 }
 
+/// README, "Folding similar lines": the status-like numbers of a line, in
+/// order. A number is a whole run of ASCII digits (no letter, digit or `.`
+/// next to it) that is an HTTP status (3 digits from 100 to 599, a space or
+/// the line's edge on each side, in a line holding `HTTP/` or a method
+/// `GET`, `POST`, `PUT`, `DELETE`, `PATCH`, `HEAD` or `OPTIONS` as a word),
+/// or comes after `exit`, `status`, `code`,
+/// `rc`, `failed`, `failures` or `errors` (any case) with only spaces, `:`
+/// and `=` between, or comes before `failures` or `errors` with one space
+/// between.
+fn statuses(line: &[u8]) -> Vec<Vec<u8>> {
+    const AFTER: [&str; 7] = [
+        "exit", "status", "code", "rc", "failed", "failures", "errors",
+    ];
+    const BEFORE: [&str; 2] = ["failures", "errors"];
+    let text: Vec<char> = line.iter().map(|&b| b as char).collect();
+    let words: String = text.iter().collect();
+    let request = words.contains("HTTP/")
+        || words.split(|c: char| !c.is_ascii_alphabetic()).any(|word| {
+            ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"].contains(&word)
+        });
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if !text[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && text[i].is_ascii_digit() {
+            i += 1;
+        }
+        let end = i;
+        let outside = |at: Option<usize>| {
+            at.and_then(|at| text.get(at))
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == '.'))
+        };
+        if !outside(start.checked_sub(1)) || !outside(Some(end)) {
+            continue;
+        }
+        let digits: String = text[start..end].iter().collect();
+        let space_or_edge =
+            |at: Option<usize>| at.and_then(|at| text.get(at)).is_none_or(|c| *c == ' ');
+        let http = digits.len() == 3
+            && ('1'..='5').contains(&text[start])
+            && request
+            && space_or_edge(start.checked_sub(1))
+            && space_or_edge(Some(end));
+        let mut k = start;
+        while k > 0 && matches!(text[k - 1], ' ' | ':' | '=') {
+            k -= 1;
+        }
+        let mut w = k;
+        while w > 0 && text[w - 1].is_ascii_alphabetic() {
+            w -= 1;
+        }
+        let before: String = text[w..k].iter().collect::<String>().to_ascii_lowercase();
+        let after_word = if text.get(end) == Some(&' ') {
+            text[end + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .collect::<String>()
+                .to_ascii_lowercase()
+        } else {
+            String::new()
+        };
+        if http
+            || (k < start && AFTER.contains(&before.as_str()))
+            || BEFORE.contains(&after_word.as_str())
+        {
+            found.push(digits.into_bytes());
+        }
+    }
+    found
+}
+
 /// `--fold`: "A run of k >= 3 consecutive similar lines becomes its first
 /// line, `[... {k-2} similar lines folded ...]` and its last line ... With
 /// a spill file the marker is `[... {k-2} similar lines folded (lines
@@ -474,9 +549,9 @@ pub fn fold(mut lines: Vec<Line>, spec: &CleanSpec) -> Vec<Line> {
     };
     let similar = |a: &Line, b: &Line| {
         let (class_a, class_b) = (class(a), class(b));
+        let (a, b) = (split_terminator(&a.text).0, split_terminator(&b.text).0);
         class_a == class_b
-            && (class_a.is_some()
-                || masked(split_terminator(&a.text).0) == masked(split_terminator(&b.text).0))
+            && (class_a.is_some() || (masked(a) == masked(b) && statuses(a) == statuses(b)))
     };
     let foldable =
         |line: &Line| !line.generated && line.text.len() <= FOLD_MAX && !protected(&line.text);

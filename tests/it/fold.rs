@@ -147,3 +147,23 @@ fn fold_pattern_needs_fold() {
             "toolcap: invalid value '(' for '--fold-pattern': ",
         ));
 }
+
+/// Issue 21: `--clean --keep-errors` folded away the one 500 of an access
+/// log, and `job 2: exit 1` between two `exit 0` lines: a line with
+/// another status is not similar to its neighbours.
+#[test]
+fn a_line_with_another_status_is_never_folded() {
+    let log = "GET /a 200 12ms\nGET /a 200 9ms\nGET /a 500 31ms\nGET /a 200 8ms\nGET /a 200 7ms\n";
+    assert_output(&["--clean", "--keep-errors"], log, log);
+    let jobs = "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\n";
+    assert_output(&["--clean", "--keep-errors"], jobs, jobs);
+    // The same statuses still fold.
+    let ok: String = (0..6)
+        .map(|i| format!("127.0.0.1 \"GET /x/{i} HTTP/1.1\" 200 {i}\n"))
+        .collect();
+    assert_output(
+        &["--clean"],
+        ok,
+        "127.0.0.1 \"GET /x/0 HTTP/1.1\" 200 0\n[... 4 similar lines folded ...]\n127.0.0.1 \"GET /x/5 HTTP/1.1\" 200 5\n",
+    );
+}
