@@ -267,6 +267,38 @@ fn cargo_build_and_test_keep_every_error_and_panic() {
     }
     assert!(count(out, "similar lines folded") >= 1, "{out}");
     assert!(count(out, " ... ok") < 10, "{out}");
+    // Issue 21: the `failures:` name list is never folded.
+    assert!(
+        out.contains("failures:\n    tests::case_137\n    tests::case_250\n"),
+        "{out}"
+    );
+
+    // 33 failures of 400: every name of the list, and no fold among them.
+    let tests: String = (0..400)
+        .map(|i| format!("    #[test] fn case_{i}() {{ assert!({i} % 12 != 5, \"case {i}\"); }}\n"))
+        .collect();
+    write_crate(
+        dir.path(),
+        "many",
+        &format!("#[cfg(test)]\nmod tests {{\n{tests}}}\n"),
+    );
+    let output = toolcap_cargo(dir.path(), "many")
+        .args(["--profile", "auto", "--max", "16k", "--"])
+        .arg(cargo())
+        .args(["test", "--offline"])
+        .output()
+        .expect("run toolcap");
+    let out = String::from_utf8(output.stdout).expect("UTF-8");
+    let list = out.rsplit_once("failures:\n").map_or("", |(_, list)| list);
+    let names = list
+        .lines()
+        .take_while(|line| line.starts_with("    tests::"))
+        .count();
+    assert_eq!(names, (0..400).filter(|i| i % 12 == 5).count(), "{out}");
+    assert!(
+        out.contains("test result: FAILED. 367 passed; 33 failed;"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -74,6 +74,11 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
             r"^test \S+ \.\.\. FAILED$",
             "--keep",
             r"^---- \S+ stdout ----$",
+            // The names under `failures:`, never folded: a hidden
+            // `tests::case_2` between `case_1` and `case_3` is a lost
+            // failure.
+            "--keep",
+            r"^    [A-Za-z_][\w:]*$",
             "--keep",
             r"^test result: ",
         ],
