@@ -23,7 +23,7 @@ _toolcap() {
 
     case "${cmd}" in
         toolcap)
-            opts="-m -n -c -h -V --max --tokens --window --recent --window-ceiling --tokenizer --count-limit --chars --head --tail --lines --cut --spill --spill-dir --store --no-spill --list --show --grep --context --summary --prune --retain --retain-size --style --header --marker --no-header --json --live --strip-ansi --collapse-cr --squeeze --max-line --binary --utf8 --clean --keep --keep-errors --keep-context --keep-max --format --json-limit --pretty --fold --fold-pattern --redact --redact-pattern --profile --profiles --hook --install-hook --uninstall-hook --settings --project --list-profiles --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
+            opts="-m -n -c -h -V --max --total --tokens --window --recent --window-ceiling --tokenizer --count-limit --chars --head --tail --lines --cut --spill --spill-dir --store --no-spill --list --show --grep --context --summary --prune --retain --retain-size --style --header --marker --no-header --json --live --strip-ansi --collapse-cr --squeeze --max-line --binary --utf8 --clean --keep --keep-error --keep-errors --keep-context --keep-max --format --json-limit --pretty --fold --fold-pattern --redact --redact-pattern --profile --profiles --hook --install-hook --uninstall-hook --settings --project --list-profiles --command --shell --stderr --stderr-max --timeout --kill-after --drain --no-status --no-stdin --plain-env --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -34,6 +34,10 @@ _toolcap() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --total)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -138,6 +142,10 @@ _toolcap() {
                     return 0
                     ;;
                 --keep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-error)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,4 +1,5 @@
 complete -c toolcap -s m -l max -d 'Budget for the kept output (head + tail) [default: 10k]' -r
+complete -c toolcap -l total -d 'Everything printed, header and markers included, within SIZE' -r
 complete -c toolcap -l tokens -d 'Budget in tokens (of 4 bytes, or of --tokenizer)' -r
 complete -c toolcap -l window -d 'Budget from a context window of TOKENS: floor(TOKENS / (2 * --recent)) tokens' -r
 complete -c toolcap -l recent -d 'With --window: the results kept whole in the context [default: 4]' -r
@@ -30,8 +31,9 @@ complete -c toolcap -l max-line -d 'Shorten lines longer than SIZE, keeping both
 complete -c toolcap -l binary -d 'Binary input: text (as is) or summary (one line)' -r -f -a "text\t''
 summary\t''"
 complete -c toolcap -l keep -d 'Also show lines of the middle matching REGEX (repeatable)' -r
+complete -c toolcap -l keep-error -d 'As --keep, but the lines are errors, shown first (repeatable)' -r
 complete -c toolcap -l keep-context -d 'Lines kept before and after each kept match [default: 0]' -r
-complete -c toolcap -l keep-max -d 'Budget for kept lines, outside head and tail [default: (head + tail) / 4]' -r
+complete -c toolcap -l keep-max -d 'Share of the budget for kept lines and their markers [default: a quarter]' -r
 complete -c toolcap -l format -d 'What the input holds: text, json, diff, csv or auto' -r -f -a "text\t''
 json\t''
 diff\t''

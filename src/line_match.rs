@@ -86,6 +86,51 @@ impl LineMatch {
     }
 }
 
+/// `--keep-errors`'s words ([`KEEP_ERRORS`](crate::KEEP_ERRORS)), which
+/// say error only outside file names: `exceptions.py`, `error.h` and
+/// `/usr/include/c++/12/system_error` in a listing are names, not errors.
+/// A match is in a file name when the run of non-blank bytes that holds it
+/// has a `/`, or ends in an extension (`.` and 1 to 8 letters or digits),
+/// or is the whole line and has a `.`, `_` or `-` (a bare name, as `ls`
+/// and `find` print them); and every match of a line is in one when the
+/// line is an `ls -l` entry (it starts with a file mode, `-rw-r--r--`).
+#[derive(Clone, Debug)]
+pub(crate) struct ErrorWords {
+    words: regex::bytes::Regex,
+    listing: regex::bytes::Regex,
+    extension: regex::bytes::Regex,
+}
+
+impl ErrorWords {
+    pub(crate) fn new() -> Result<ErrorWords, regex::Error> {
+        Ok(ErrorWords {
+            words: regex::bytes::Regex::new(crate::KEEP_ERRORS)?,
+            listing: regex::bytes::Regex::new(r"^[-dlcbpsD][-rwxsStTl]{9}[.+@]?[ \t\n\x0C\r]")?,
+            extension: regex::bytes::Regex::new(r"\.[A-Za-z0-9]{1,8}$")?,
+        })
+    }
+
+    /// Whether `line` (its `\n` or `\r\n` aside) says error outside a
+    /// file name.
+    pub(crate) fn said_by(&self, line: &[u8]) -> bool {
+        let line = split_terminator(line).0;
+        if self.listing.is_match(line) {
+            return false;
+        }
+        let blank = |byte: &u8| byte.is_ascii_whitespace();
+        self.words.find_iter(line).any(|found| {
+            let start = line[..found.start()].iter().rposition(blank).map_or(0, |at| at + 1);
+            let end = line[found.end()..].iter().position(blank).map_or(line.len(), |at| found.end() + at);
+            let token = &line[start..end];
+            let whole = start == 0 && end == line.len();
+            let name = token.contains(&b'/')
+                || self.extension.is_match(token)
+                || (whole && token.iter().any(|byte| matches!(byte, b'.' | b'_' | b'-')));
+            !name
+        })
+    }
+}
+
 /// What a matcher learnt of a chunk whose lines it is asked about in
 /// order (see [`LineMatch::matches_in`]).
 #[derive(Debug, Default)]

@@ -10,7 +10,7 @@ use crate::capture::keep::KeepRules;
 use crate::cut::CutMode;
 use crate::error::Error;
 use crate::format::{Format, FormatPlan};
-use crate::line_match::LineMatch;
+use crate::line_match::{ErrorWords, LineMatch};
 use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle, VerifiersCut};
@@ -42,6 +42,11 @@ pub const KEEP_ERRORS: &str =
 /// `--count-limit` by default: the real token count is exact for streams
 /// up to 64 MiB (a few seconds of counting), extrapolated past that.
 pub const DEFAULT_COUNT_LIMIT: u64 = 64 << 20;
+
+/// The longest status or interruption line (`[killed by signal 15
+/// (SIGTERM)]`, `[timed out after 1h 30m 20s]`, `[input interrupted by
+/// ...; totals are of what was read]`), with room to spare.
+const STATUS_LINE_BOUND: u64 = 128;
 
 /// `--keep-max` by default: a quarter of the budget.
 const KEEP_SHARE_DIVISOR: u64 = 4;
@@ -87,6 +92,8 @@ pub enum Style {
 #[non_exhaustive]
 pub struct Options {
     max: Option<u64>,
+    /// `--total`: everything printed within this many bytes.
+    total: Option<u64>,
     /// The default budget from the environment (`TOOLCAP_MAX`).
     default_max: Option<u64>,
     tokens: Option<u64>,
@@ -107,6 +114,8 @@ pub struct Options {
     marker_template: Option<String>,
     cleaning: Cleaning,
     keep: Vec<String>,
+    /// `--keep-error`: patterns of the error class.
+    keep_error: Vec<String>,
     keep_errors: bool,
     keep_context: u64,
     keep_max: Option<u64>,
@@ -144,6 +153,8 @@ impl Default for Options {
             marker_template: None,
             cleaning: Cleaning::default(),
             keep: Vec::new(),
+            keep_error: Vec::new(),
+            total: None,
             keep_errors: false,
             keep_context: 0,
             keep_max: None,
@@ -171,6 +182,9 @@ pub(crate) struct Plan {
     pub(crate) fold: Option<FoldRules>,
     /// `--redact`.
     pub(crate) redact: Option<RedactRules>,
+    /// `--total`: the budget leaves room for a marker naming no spill
+    /// file; the stream takes the room its spill file's name needs.
+    pub(crate) total: bool,
 }
 
 impl Plan {
@@ -191,6 +205,14 @@ impl Options {
     /// `--max`: the budget for head + tail, in bytes (default 10,000).
     pub fn max(mut self, bytes: u64) -> Options {
         self.max = Some(bytes);
+        self
+    }
+
+    /// `--total`: everything toolcap prints, header, markers and status
+    /// line included, is at most `bytes`; the budget is what is left for
+    /// the content (README, "Options").
+    pub fn total(mut self, bytes: u64) -> Options {
+        self.total = Some(bytes);
         self
     }
 
@@ -366,6 +388,13 @@ impl Options {
         self
     }
 
+    /// `--keep-error`: as [`keep`](Options::keep), but the lines are
+    /// errors, served before other kept lines. May be given several times.
+    pub fn keep_error(mut self, pattern: impl Into<String>) -> Options {
+        self.keep_error.push(pattern.into());
+        self
+    }
+
     /// `--keep-errors`: keep lines that look like errors (see
     /// [`KEEP_ERRORS`]).
     pub fn keep_errors(mut self, on: bool) -> Options {
@@ -379,8 +408,9 @@ impl Options {
         self
     }
 
-    /// `--keep-max`: bytes the kept lines may use, outside the head and
-    /// tail budgets (default: a quarter of the budget).
+    /// `--keep-max`: the share of the budget (in its unit) that kept
+    /// lines and their markers may use, taken from the head and the tail
+    /// (default: a quarter of the budget).
     pub fn keep_max(mut self, bytes: u64) -> Options {
         self.keep_max = Some(bytes);
         self
@@ -487,6 +517,11 @@ impl Options {
     /// budget's) split by the same `--head`, `--tail` and `--lines`.
     /// A separate stderr is capped as text, whatever `--format` says.
     pub(crate) fn stderr_plan(&self, stderr_max: Option<u64>) -> Result<Plan, Error> {
+        if self.total.is_some() {
+            return Err(usage(
+                "--total cannot be combined with --stderr separate: it bounds one stream's output",
+            ));
+        }
         self.plan_with(self.stderr_budget(stderr_max)?)
     }
 
@@ -497,6 +532,23 @@ impl Options {
         let refuse = |other: &str, why: &str| {
             Err(usage(format!("--format {name} cannot be combined with {other}: {why}")))
         };
+        if self.total.is_some() {
+            let other = [
+                ("--format", format != Format::Text),
+                ("--header", self.header_template.is_some()),
+                ("--marker", self.marker_template.is_some()),
+                ("--style codex", plan.text.codex.is_some()),
+                ("--style verifiers", plan.text.verifiers.is_some()),
+                // The `Cleaned:` line names each kind redacted, with its count.
+                ("--redact", plan.redact.is_some()),
+            ];
+            if let Some((name, _)) = other.iter().find(|(_, given)| *given) {
+                return Err(usage(format!(
+                    "--total cannot be combined with {name}: the length of what it prints is \
+                     not bounded"
+                )));
+            }
+        }
         if format != Format::Text && plan.text.codex.is_some() {
             return refuse("--style codex", "codex sets its own cuts");
         }
@@ -542,7 +594,7 @@ impl Options {
             // A separate stderr's own budget.
             *total = budget.head + budget.tail;
         }
-        let keep = self.keep_rules(&budget)?;
+        let keep = self.keep_rules(&mut budget)?;
         let mut cleaning = self.cleaning.clone();
         if text.codex.is_some() {
             if keep.is_some() {
@@ -582,6 +634,7 @@ impl Options {
             format: FormatPlan::default(),
             fold,
             redact: self.redact_rules()?,
+            total: self.total.is_some(),
         })
     }
 
@@ -725,32 +778,63 @@ impl Options {
         }
     }
 
-    fn keep_rules(&self, budget: &Budget) -> Result<Option<KeepRules>, Error> {
-        let mut patterns = self.keep.clone();
+    /// `--keep`, `--keep-error` and `--keep-errors`, and the share of the
+    /// budget they take from the head and the tail (README, "Keeping
+    /// lines").
+    fn keep_rules(&self, budget: &mut Budget) -> Result<Option<KeepRules>, Error> {
+        let mut errors = self.keep_error.clone();
         if self.keep_errors {
-            patterns.push(KEEP_ERRORS.to_string());
+            errors.push(KEEP_ERRORS.to_string());
         }
+        let mut patterns = self.keep.clone();
+        patterns.extend(errors.iter().cloned());
         if patterns.is_empty() {
             return Ok(None);
         }
-        for pattern in &self.keep {
-            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, "--keep", &err))?;
+        for (pattern, option) in self
+            .keep
+            .iter()
+            .map(|pattern| (pattern, "--keep"))
+            .chain(self.keep_error.iter().map(|pattern| (pattern, "--keep-error")))
+        {
+            Regex::new(pattern).map_err(|err| invalid_pattern(pattern, option, &err))?;
         }
         let lines = LineMatch::new(&patterns)
             .map_err(|err| usage(format!("invalid --keep pattern: {err}")))?;
-        // A quarter of the budget in bytes (4 bytes a token).
-        let max = match budget.measure {
-            Measure::Tokens(_) => budget.head.saturating_add(budget.tail).saturating_mul(BYTES_PER_TOKEN),
-            Measure::Bytes | Measure::Chars => budget.head.saturating_add(budget.tail),
+        let compile = |patterns: &[String], option: &str| {
+            (!patterns.is_empty())
+                .then(|| LineMatch::new(patterns))
+                .transpose()
+                .map_err(|err| usage(format!("invalid {option} pattern: {err}")))
         };
-        let budget = self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR);
+        let others = compile(&self.keep, "--keep")?;
+        let errors = compile(&self.keep_error, "--keep-error")?;
+        let error_words = match self.keep_errors {
+            true => Some(ErrorWords::new().map_err(|err| usage(format!("invalid --keep-errors pattern: {err}")))?),
+            false => None,
+        };
+        let max = budget.head.saturating_add(budget.tail);
+        let share = self.keep_max.unwrap_or(max / KEEP_SHARE_DIVISOR);
+        if share > max {
+            return Err(usage(format!(
+                "--keep-max ({share}) exceeds the budget ({max}): kept lines take their \
+                 share from the head and the tail"
+            )));
+        }
+        budget.give(share);
+        // The share counts bytes, which are never fewer than characters or
+        // tokens (a token is at least a byte), so it holds in any unit.
         // No more lines than the kept bytes can hold (a line is at least
         // one byte): a larger context would only hold lines back longer.
-        let context = self.keep_context.min(budget);
+        let context = self.keep_context.min(share);
         Ok(Some(KeepRules {
             lines,
+            others,
+            errors,
+            error_words,
             context: usize::try_from(context).unwrap_or(usize::MAX),
-            budget,
+            budget: share,
+            marker: 0,
         }))
     }
 
@@ -759,6 +843,7 @@ impl Options {
         let window = self.window_tokens()?;
         let given: Vec<&str> = [
             ("--max", self.max.is_some()),
+            ("--total", self.total.is_some()),
             ("--tokens", self.tokens.is_some()),
             ("--chars", self.chars.is_some()),
             ("--window", window.is_some()),
@@ -771,6 +856,16 @@ impl Options {
                 "{} cannot be used together: exactly one of them sets the budget",
                 given.join(" and ")
             )));
+        }
+        if let Some(total) = self.total {
+            let least = self.total_overhead();
+            if total < least {
+                return Err(usage(format!(
+                    "--total {total} is too small: the header, one marker and the status line \
+                     take up to {least} bytes; the least --total that works is {least}"
+                )));
+            }
+            return self.split(Limit::explicit("--total", total - least));
         }
         let limit = match (self.max, self.tokens.or(window), self.chars) {
             (Some(max), ..) => Limit::explicit("--max", max),
@@ -858,6 +953,36 @@ impl Options {
                 ..Limit::explicit("--window", 0)
             },
         })
+    }
+
+    /// What `--total` keeps for the lines around the content, at their
+    /// longest (every number of 20 digits): the header, the `Cleaned:`
+    /// line when cleaning is on, one marker with its style reset, the
+    /// newline after a head cut mid-line and the matches not shown, and
+    /// a status or interruption line. A spill file's name is added by the
+    /// stream, which knows it ([`Plan::total`]).
+    fn total_overhead(&self) -> u64 {
+        let most = u64::MAX;
+        let mut lines = format!(
+            "Warning: truncated output (original token count: {most})\nTotal output lines: {most}\n\n"
+        );
+        let cleaning = &self.cleaning;
+        let cleans = cleaning.binary_summary
+            || cleaning.strip_ansi
+            || cleaning.collapse_cr
+            || cleaning.utf8
+            || cleaning.squeeze
+            || cleaning.max_line.is_some()
+            || self.fold;
+        if cleans {
+            lines += &format!("Cleaned: {most} raw bytes became {most} bytes\n");
+        }
+        lines += &format!("\x1b[0m\n[... {most} bytes truncated");
+        if !self.keep.is_empty() || !self.keep_error.is_empty() || self.keep_errors {
+            lines += &format!("; {most} more error lines, {most} more matching lines not shown");
+        }
+        lines += " ...]\n";
+        lines.len() as u64 + STATUS_LINE_BOUND
     }
 
     /// How the header's real token count is taken, with a real tokenizer.

@@ -64,6 +64,7 @@ impl StreamReport {
             cut: None,
             kept: Vec::new(),
             hidden_matches: 0,
+            hidden_errors: 0,
             raw_bytes: 0,
             cleaned: false,
             redacted: None,
@@ -107,6 +108,8 @@ pub struct StreamReport {
     pub kept: Vec<KeptLines>,
     /// Matching lines of the middle that did not fit `--keep-max`.
     pub hidden_matches: u64,
+    /// Of those, the error lines (`--keep-errors`, `--keep-error`).
+    pub hidden_errors: u64,
     /// The stream as read, before cleaning: its length in bytes.
     pub raw_bytes: u64,
     /// Whether cleaning changed the stream (then B is the cleaned stream).

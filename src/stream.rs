@@ -50,33 +50,24 @@ pub(crate) struct Problems {
     pub(crate) warnings: Vec<Problem>,
 }
 
-/// The capper (and a JSON document's collector) as the last stage of the
-/// transforms.
-struct IntoCapper<'a>(&'a mut Capper, Option<&'a mut Collector>);
+/// The capper as the last stage of the transforms.
+struct IntoCapper<'a>(&'a mut Capper);
 
 impl Emit for IntoCapper<'_> {
     fn bytes(&mut self, bytes: &[u8]) {
         self.0.push(bytes);
-        if let Some(document) = &mut self.1 {
-            document.push(bytes);
-        }
     }
 
     fn merged_line(&mut self, line: &[u8], lines: u64) {
         self.0.push_merged(line, lines);
-        if let Some(document) = &mut self.1 {
-            document.push(line);
-        }
     }
 }
 
 impl Stream {
-    /// The transforms, and what they emit into (the capper, and the JSON
-    /// document if one is collected), borrowed apart.
+    /// The transforms, and what they emit into, borrowed apart.
     fn stage_and_capper(&mut self) -> (&mut Stage, IntoCapper<'_>) {
-        let Stream { stage, capper, document, .. } = self;
-        let document = document.as_mut().map(|(document, _)| document);
-        (stage, IntoCapper(capper, document))
+        let Stream { stage, capper, .. } = self;
+        (stage, IntoCapper(capper))
     }
 }
 
@@ -88,7 +79,29 @@ impl Stream {
         *self = Stream::new(plan, spill);
     }
 
-    pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
+    pub(crate) fn new(mut plan: Plan, spill: Option<Spill>) -> Stream {
+        if plan.total {
+            // `--total` left room for a marker that names no spill file:
+            // the name, known now, takes its room from head and tail.
+            const LONGEST: u64 = u64::MAX;
+            let note = spill.as_ref().map(Spill::note);
+            let with = text::marker_len(&plan.text, note.as_ref(), LONGEST, LONGEST, LONGEST);
+            let without = text::marker_len(&plan.text, None, LONGEST, LONGEST, LONGEST);
+            plan.budget.give(with.saturating_sub(without));
+            // The `Cleaned:` line names the profile that cleaned, known now.
+            if let Some(profile) = &plan.text.profile {
+                plan.budget.give(format!(" (profile {profile})").len() as u64);
+            }
+        }
+        if let Some(keep) = &mut plan.keep {
+            // The longest a marker can be, its numbers of 12 digits (a
+            // terabyte; the picker checks the real lengths at the end):
+            // what a gap between kept lines costs at most.
+            const LONGEST: u64 = 999_999_999_999;
+            let note = spill.as_ref().map(Spill::note);
+            keep.marker = text::marker_len(&plan.text, note.as_ref(), LONGEST, LONGEST, LONGEST)
+                + crate::capture::keep::RESET_LEN;
+        }
         let stage = Stage::new(
             &plan.cleaning,
             plan.redact.as_ref(),
@@ -113,6 +126,11 @@ impl Stream {
     pub(crate) fn feed(&mut self, chunk: &[u8]) {
         if let Some(spill) = &mut self.spill {
             spill.write(chunk);
+        }
+        // A document is the raw stream: line transforms do not run inside
+        // it (a fold marker would make it invalid JSON, issue 21).
+        if let Some((document, _)) = &mut self.document {
+            document.push(chunk);
         }
         if self.stage.is_empty() {
             self.stage_and_capper().1.bytes(chunk);
@@ -159,47 +177,53 @@ impl Stream {
         if !self.stage.is_empty() {
             self.capper.end_raw_lines(self.raw.lines());
         }
-        let mut captured = self.capper.finish(printed);
+        let style = &self.style;
+        let marker_len = |bytes, first, last| text::marker_len(style, spill_note.as_ref(), bytes, first, last);
+        let mut captured = self.capper.finish(printed, &marker_len);
         let bytes = captured.counters.bytes();
+        let raw_bytes = if self.stage.is_empty() { bytes } else { self.raw.bytes() };
+        // Whether the output is the document, raw (shortened or whole).
+        let mut document_taken = false;
         if let Some((document, budget)) = self.document {
             // A document is shortened in place of the cut, or falls back
             // to it.
-            match document.finish(budget, bytes <= budget) {
-                Outcome::Shortened(text, pretty) => {
-                    captured.format = FormatReport::Json(JsonReport {
-                        shortened: Some(text),
-                        pretty,
-                    });
-                    captured.head = Vec::new();
-                    captured.tail = Vec::new();
-                    captured.cut = None;
-                    captured.kept = Vec::new();
-                    captured.hidden_matches = 0;
-                }
-                Outcome::Fits(whole) => {
-                    // Within the budget in bytes, whatever `--lines` says
-                    // (`auto`: lines do not count for a document).
-                    if captured.cut.is_some() {
-                        captured.head = whole;
-                        captured.tail = Vec::new();
-                        captured.cut = None;
-                        captured.kept = Vec::new();
-                        captured.hidden_matches = 0;
+            let outcome = document.finish(budget, raw_bytes <= budget);
+            let (shortened, whole) = match outcome {
+                Outcome::Shortened(text, pretty) => (Some((text, pretty)), None),
+                // Within the budget in bytes, whatever `--lines` says
+                // (`auto`: lines do not count for a document).
+                Outcome::Fits(whole) => (None, Some(whole)),
+                Outcome::NotJson(reason) => {
+                    if let Some(reason) = reason {
+                        captured.format = FormatReport::NotJson(reason);
                     }
-                    captured.format = FormatReport::Json(JsonReport {
-                        shortened: None,
-                        pretty: false,
-                    });
+                    (None, None)
                 }
-                Outcome::NotJson(Some(reason)) => captured.format = FormatReport::NotJson(reason),
-                Outcome::NotJson(None) => {}
+            };
+            if shortened.is_some() || whole.is_some() {
+                document_taken = true;
+                captured.head = whole.unwrap_or_default();
+                captured.tail = Vec::new();
+                captured.cut = None;
+                captured.kept = Vec::new();
+                captured.hidden_matches = 0;
+                captured.hidden_errors = 0;
+                let (shortened, pretty) = match shortened {
+                    Some((text, pretty)) => (Some(text), pretty),
+                    None => (None, false),
+                };
+                captured.format = FormatReport::Json(JsonReport { shortened, pretty });
             }
         }
         let shortened = matches!(&captured.format, FormatReport::Json(json) if json.shortened.is_some());
         // A spill-dir file is only a safety copy of output that fit, unless
-        // the output names it: a cut marker, a shortened document's header
-        // or a binary summary.
-        let pointed_to = captured.cut.is_some() || shortened || self.stage.names_spill();
+        // the output names it (a cut marker, a shortened document's header,
+        // a binary summary, a fold marker's lines) or is not the input byte
+        // for byte: cleaning changed it, and nothing may be lost for good.
+        let pointed_to = captured.cut.is_some()
+            || shortened
+            || self.stage.names_spill()
+            || (cleaned && !document_taken);
         let spill_facts = SpillFacts {
             omitted_lines: captured
                 .cut
@@ -213,9 +237,14 @@ impl Stream {
             problems.warnings.extend(end.warning);
             end.report
         });
+        // A document taken raw is described raw: cleaning did not touch it.
+        let (bytes, lines, cleaned) = match document_taken && !self.stage.is_empty() {
+            true => (raw_bytes, self.raw.lines(), false),
+            false => (bytes, captured.counters.lines(), cleaned),
+        };
         StreamReport {
             bytes,
-            lines: captured.counters.lines(),
+            lines,
             newlines: captured.counters.newlines(),
             tokens: captured
                 .tokens
@@ -226,6 +255,7 @@ impl Stream {
             cut: captured.cut,
             kept: captured.kept,
             hidden_matches: captured.hidden_matches,
+            hidden_errors: captured.hidden_errors,
             raw_bytes: if self.stage.is_empty() {
                 bytes
             } else {

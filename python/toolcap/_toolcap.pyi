@@ -47,6 +47,9 @@ class CapOptions(TypedDict, total=False):
     """Bytes kept from the end (default: the rest of the budget)."""
     lines: int | None
     """Also keep at most the first lines//2 and the last lines - lines//2 lines."""
+    total: Size | None
+    """Everything printed, header, markers and status line included, within
+    this many bytes (sets the budget; for a harness that cuts again)."""
     tokens: int | None
     """Budget in tokens (of 4 bytes, or of `tokenizer`), instead of max. With a
     real tokenizer the head is the longest prefix of at most tokens//2 tokens
@@ -111,6 +114,9 @@ class CapOptions(TypedDict, total=False):
     implies redact."""
     keep: str | Iterable[str] | None
     """Regular expressions: lines of the cut middle that match are shown too."""
+    keep_error: str | Iterable[str] | None
+    """Regular expressions like keep's whose matches are errors: served
+    before the other kept lines (README, "Keeping lines")."""
     keep_errors: bool | None
     """Keep lines of the cut middle that look like errors."""
     keep_context: int | None
@@ -220,6 +226,9 @@ class StreamResult:
     """Bytes of lines `keep` kept."""
     hidden_matches: int
     """Matching lines that did not fit keep_max."""
+    hidden_errors: int
+    """Of hidden_matches, the lines of the error patterns (keep_errors,
+    keep_error, a profile's errors)."""
     raw_bytes: int
     """The stream's length before cleaning."""
     cleaned: bool

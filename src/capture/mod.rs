@@ -24,7 +24,7 @@ use crate::format::Format;
 use crate::measure::{CharCount, Measure, RealCount, TokenCount, TokenTotal};
 use crate::report::{Cut, FormatReport, KeptLines};
 use head::HeadBuffer;
-use keep::{KeepRules, MiddleLine, Picking};
+use keep::{KeepRules, MiddleLine, Picked, Picking};
 use origins::Origins;
 use records::Records;
 
@@ -48,6 +48,21 @@ pub(crate) struct Budget {
     pub(crate) count_chars: bool,
     /// With a real `--tokenizer`: the header's count of the stream.
     pub(crate) count_tokens: Option<RealCount>,
+}
+
+impl Budget {
+    /// Gives `share` of head and tail to something else (kept lines, the
+    /// lines `--total` keeps room for), in proportion: floor(share·H/(H+T))
+    /// from the head, the rest from the tail (which gets the odd unit in
+    /// the split too); all of both when they hold less.
+    pub(crate) fn give(&mut self, share: u64) {
+        let both = self.head.saturating_add(self.tail);
+        let share = share.min(both);
+        let from_head = u64::try_from(u128::from(share) * u128::from(self.head) / u128::from(both.max(1)))
+            .unwrap_or(share);
+        self.head -= from_head;
+        self.tail -= share - from_head;
+    }
 }
 
 /// Consumes a stream chunk by chunk and keeps what the output may need.
@@ -92,6 +107,8 @@ pub(crate) struct Captured {
     /// did not fit.
     pub(crate) kept: Vec<KeptLines>,
     pub(crate) hidden_matches: u64,
+    /// Of those, the error lines (`--keep-errors`, `--keep-error`).
+    pub(crate) hidden_errors: u64,
     /// The stream's characters, when counted.
     pub(crate) chars: Option<u64>,
     /// The stream's real tokens, when counted.
@@ -206,8 +223,10 @@ impl Capper {
     }
 
     /// Ends the stream and decides the cuts; a cut head keeps at least the
-    /// `printed` bytes that `--live` already printed.
-    pub(crate) fn finish(mut self, printed: usize) -> Captured {
+    /// `printed` bytes that `--live` already printed. `marker_len` is the
+    /// length of a gap's marker line from its bytes and raw lines, for
+    /// the kept lines' share of the budget.
+    pub(crate) fn finish(mut self, printed: usize, marker_len: &dyn Fn(u64, u64, u64) -> u64) -> Captured {
         let boundaries = self.records.as_mut().and_then(Records::finish);
         let counters = self.counters;
         let n = counters.bytes();
@@ -242,6 +261,7 @@ impl Capper {
             counters,
             kept: Vec::new(),
             hidden_matches: 0,
+            hidden_errors: 0,
             chars,
             tokens,
         };
@@ -280,11 +300,11 @@ impl Capper {
             last_omitted_line: self.origins.raw_lines(last_line).1,
         };
         let format = records.map_or(FormatReport::Text, |records| records.report(Some((h, t)), &head));
-        let (kept_lines, hidden_matches) = match self.keep {
+        let picked = match self.keep {
             // `auto` found a diff: lines kept from its middle would break
             // its hunks apart.
-            _ if boundaries.is_some() => (Vec::new(), 0),
-            None => (Vec::new(), 0),
+            _ if boundaries.is_some() => Picked::default(),
+            None => Picked::default(),
             Some(keeping) => {
                 // What of the middle is still in the buffers: all of it
                 // when they were joined, else the ring's part before t.
@@ -293,7 +313,7 @@ impl Capper {
                 } else {
                     &tail_bytes[..(t - tail_start) as usize]
                 };
-                keeping.finish(&head, h, rest, t == n, &self.origins)
+                keeping.finish(&head, h, rest, t == n, &self.origins, marker_len)
             }
         };
         let tail = tail_bytes[(t - tail_start) as usize..].to_vec();
@@ -303,8 +323,9 @@ impl Capper {
             tail,
             cut: Some(cut),
             counters,
-            kept: kept_lines,
-            hidden_matches,
+            kept: group(picked.lines),
+            hidden_matches: picked.hidden_errors + picked.hidden_others,
+            hidden_errors: picked.hidden_errors,
             chars,
             tokens,
             format,
@@ -349,7 +370,8 @@ impl Keeping {
         rest: &[u8],
         t_is_end: bool,
         origins: &Origins,
-    ) -> (Vec<KeptLines>, u64) {
+        marker_len: &dyn Fn(u64, u64, u64) -> u64,
+    ) -> Picked {
         let rules = &self.rules;
         // Started at the first eviction, it started from the same h as now.
         let mut picking = match self.picking {
@@ -358,8 +380,7 @@ impl Keeping {
         };
         let raw = |number| origins.raw_lines(number);
         picking.feed(rules, rest, raw);
-        let (lines, hidden) = picking.finish(rules, t_is_end, raw);
-        (group(lines), hidden)
+        picking.finish(rules, t_is_end, raw, marker_len)
     }
 }
 
@@ -396,7 +417,7 @@ mod tests {
     fn capture(input: &[u8], budget: Budget) -> Captured {
         let mut capper = Capper::new(budget, None, Format::Text);
         capper.push(input);
-        capper.finish(0)
+        capper.finish(0, &|_, _, _| 0)
     }
 
     fn bytes(head: u64, tail: u64) -> Budget {
@@ -521,7 +542,7 @@ mod tests {
                 proptest::prop_assert!(settled.len() >= printed);
                 printed = settled.len();
             }
-            let live = live.finish(printed);
+            let live = live.finish(printed, &|_, _, _| 0);
             let whole = capture(input, budget);
             proptest::prop_assert!(live.head.len() >= printed);
             proptest::prop_assert_eq!(live.cut, whole.cut);

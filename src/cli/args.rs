@@ -157,6 +157,22 @@ struct Args {
     )]
     max: Option<u64>,
 
+    /// Everything printed, header and markers included, within SIZE
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        conflicts_with = "json",
+        long_help = "Everything toolcap prints (header, markers, kept lines, the status line) is \
+                     at most SIZE bytes, for a harness that cuts again. It sets the budget: \
+                     --max becomes SIZE less the room the header, one marker and a status line \
+                     can take. A SIZE smaller than that room is a usage error naming the least \
+                     SIZE that works. Not with --max, --tokens, --chars, --format, --header, \
+                     --marker, --style codex or verifiers, --redact, --stderr separate or --json.\n\nExample: --total \
+                     10k fits mini-swe-agent's 10,000-character cut"
+    )]
+    total: Option<u64>,
+
     /// Budget in tokens (of 4 bytes, or of --tokenizer)
     #[arg(
         long,
@@ -579,13 +595,26 @@ struct Args {
     )]
     keep: Vec<String>,
 
+    /// As --keep, but the lines are errors, shown first (repeatable)
+    #[arg(
+        long,
+        value_name = "REGEX",
+        help_heading = KEEPING,
+        long_help = "As --keep, but the lines that match REGEX are errors: when not every match \
+                     fits, errors are served before the other kept lines, the ones nearest the \
+                     tail first. The profiles mark their error patterns this way. May be given \
+                     several times.\n\nExample: --keep-error '^error(\\[E\\d+\\])?: '"
+    )]
+    keep_error: Vec<String>,
+
     /// Keep lines that look like errors (error, failed, panic, ...)
     #[arg(
         long,
         help_heading = KEEPING,
         long_help = "Keep lines of the middle that say error or exception (also TypeError, \
                      NullPointerException), fail, failed, failure, panic, panicked, traceback \
-                     or fatal, in any case, and pytest's 'E   ' lines."
+                     or fatal, in any case, and pytest's 'E   ' lines. They are errors: served \
+                     before --keep's lines when not every match fits."
     )]
     keep_errors: bool,
 
@@ -593,18 +622,19 @@ struct Args {
     #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = KEEPING)]
     keep_context: Option<u64>,
 
-    /// Budget for kept lines, outside head and tail [default: (head + tail) / 4]
+    /// Share of the budget for kept lines and their markers [default: a quarter]
     #[arg(
         long,
         value_name = "SIZE",
         value_parser = parse_size,
         allow_negative_numbers = true,
         help_heading = KEEPING,
-        long_help = "Bytes the kept lines may use, outside the head and tail budgets. When more \
-                     match, the earliest that fit are kept and the last marker says how many \
-                     more matching lines are not shown. [default: a quarter of the head and tail \
-                     budgets, floor((H+T)/4), which is 25% of --max unless --head and --tail are \
-                     both given]"
+        long_help = "The share of the budget (in its unit) that the kept lines and the markers \
+                     between them may use, taken from the head and the tail in proportion, so \
+                     the output stays within --max. When not every match fits, errors come \
+                     first, then the other matches, each class nearest the tail first, and the \
+                     last marker says how many of each are not shown. [default: a quarter of the \
+                     head and tail budgets, floor((H+T)/4)]"
     )]
     keep_max: Option<u64>,
 
@@ -1276,10 +1306,13 @@ impl Args {
         if let Some(ceiling) = self.window_ceiling {
             options = options.window_ceiling(ceiling);
         }
+        if let Some(total) = self.total {
+            options = options.total(total);
+        }
         match (self.max, self.tokens) {
             (Some(max), _) => options = options.max(max),
             (None, Some(tokens)) => options = options.tokens(tokens),
-            (None, None) if self.chars.is_some() || self.window.is_some() => {}
+            (None, None) if self.chars.is_some() || self.window.is_some() || self.total.is_some() => {}
             (None, None) => {
                 if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;
@@ -1379,12 +1412,15 @@ impl Args {
         if let Some(limit) = self.max_line {
             options = options.max_line(limit);
         }
-        let keeps = !self.keep.is_empty() || self.keep_errors;
+        let keeps = !self.keep.is_empty() || !self.keep_error.is_empty() || self.keep_errors;
         if !keeps && (self.keep_context.is_some() || self.keep_max.is_some()) {
             return Err("--keep-context and --keep-max need --keep or --keep-errors".into());
         }
         for pattern in self.keep {
             options = options.keep(pattern);
+        }
+        for pattern in self.keep_error {
+            options = options.keep_error(pattern);
         }
         for pattern in self.fold_pattern {
             options = options.fold_pattern(pattern);

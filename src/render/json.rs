@@ -153,6 +153,7 @@ fn stream_fields(
     );
     put("kept_bytes", json!(kept));
     put("hidden_matches", json!(stream.hidden_matches));
+    put("hidden_errors", json!(stream.hidden_errors));
     put("raw_bytes", json!(stream.raw_bytes));
     put("cleaned", json!(stream.cleaned));
     put("redacted", json!(stream.redacted));

@@ -165,7 +165,7 @@ pub(crate) fn write_stream(
     if report.head.last().is_some_and(|&b| b != b'\n') {
         out.write_all(b"\n")?;
     }
-    let gaps = gaps(cut, &report.kept, report.hidden_matches);
+    let gaps = gaps(cut, &report.kept, report.hidden_matches, report.hidden_errors);
     // Whether what was printed since the last marker left colours on.
     let mut style_on = escape::style_after(false, &report.head);
     for gap in &gaps {
@@ -225,17 +225,7 @@ fn values(report: &StreamReport, omitted: u64, first: u64, last: u64, hidden: u6
     let omitted_chars = report.chars.map_or(0, |all| {
         all.saturating_sub(count_chars(&report.head) + count_chars(&report.tail))
     });
-    let (spill, id, show) = match &report.spill {
-        Some(SpillReport::Saved { path, id }) => (
-            escape_for_marker(path.as_os_str().as_bytes()),
-            id.clone().unwrap_or_default(),
-            match (id, path.parent()) {
-                (Some(id), Some(dir)) => show_command(id, dir),
-                _ => String::new(),
-            },
-        ),
-        _ => Default::default(),
-    };
+    let (spill, id, show) = spill_values(report.spill.as_ref());
     Values {
         tokens: report.tokens,
         tokens_estimated: report.tokens_estimated,
@@ -252,6 +242,63 @@ fn values(report: &StreamReport, omitted: u64, first: u64, last: u64, hidden: u6
     }
 }
 
+/// The length of a text marker line for a gap of `bytes` bytes and raw
+/// lines `first`-`last`, as [`write_stream`] would print it (without the
+/// style reset it may start with, nor the matches not shown, which only
+/// the last marker names). A `--marker` template is measured with every
+/// number at its longest, so the length is a bound.
+pub(crate) fn marker_len(style: &TextStyle, spill: Option<&SpillReport>, bytes: u64, first: u64, last: u64) -> u64 {
+    let mut line = Vec::new();
+    match &style.marker {
+        Some(template) => {
+            let (spill_text, id, show) = spill_values(spill);
+            let values = Values {
+                tokens: u64::MAX,
+                tokens_estimated: true,
+                lines: u64::MAX,
+                bytes: u64::MAX,
+                omitted_bytes: u64::MAX,
+                omitted_chars: u64::MAX,
+                first_omitted_line: u64::MAX,
+                last_omitted_line: u64::MAX,
+                hidden_matches: 0,
+                spill: spill_text,
+                id,
+                show,
+            };
+            // Writing into memory cannot fail.
+            write_line(&mut line, &template.render(&values)).ok();
+        }
+        None => {
+            let gap = Gap {
+                bytes,
+                first_line: first,
+                last_line: last,
+                hidden_matches: 0,
+                hidden_errors: 0,
+                then_kept: None,
+            };
+            write_marker(&mut line, &gap, spill, &FormatReport::Text).ok();
+        }
+    }
+    line.len() as u64
+}
+
+/// What a template's `{spill}`, `{id}` and `{show}` say.
+fn spill_values(spill: Option<&SpillReport>) -> (Vec<u8>, String, String) {
+    match spill {
+        Some(SpillReport::Saved { path, id }) => (
+            escape_for_marker(path.as_os_str().as_bytes()),
+            id.clone().unwrap_or_default(),
+            match (id, path.parent()) {
+                (Some(id), Some(dir)) => show_command(id, dir),
+                _ => String::new(),
+            },
+        ),
+        _ => Default::default(),
+    }
+}
+
 /// SGR 0: back to the terminal's default colours and style.
 const RESET_STYLE: &[u8] = b"\x1b[0m";
 
@@ -260,8 +307,10 @@ struct Gap<'a> {
     bytes: u64,
     first_line: u64,
     last_line: u64,
-    /// Matching lines not shown (on the last marker only).
+    /// Matching lines not shown (on the last marker only), and of them
+    /// the error lines.
     hidden_matches: u64,
+    hidden_errors: u64,
     /// The kept lines that follow it.
     then_kept: Option<&'a KeptLines>,
 }
@@ -269,7 +318,7 @@ struct Gap<'a> {
 /// The middle B[h:t] less the kept blocks: the gaps between them, each with
 /// its own byte count and raw line range. Empty gaps (a kept line right at
 /// a cut, or two blocks apart by nothing) get no marker.
-fn gaps<'a>(cut: &Cut, kept: &'a [KeptLines], hidden_matches: u64) -> Vec<Gap<'a>> {
+fn gaps<'a>(cut: &Cut, kept: &'a [KeptLines], hidden_matches: u64, hidden_errors: u64) -> Vec<Gap<'a>> {
     let mut gaps = Vec::new();
     let mut start = cut.head_end;
     let mut first_line = cut.first_omitted_line;
@@ -279,6 +328,7 @@ fn gaps<'a>(cut: &Cut, kept: &'a [KeptLines], hidden_matches: u64) -> Vec<Gap<'a
             first_line,
             last_line: block.first_line.saturating_sub(1),
             hidden_matches: 0,
+            hidden_errors: 0,
             then_kept: Some(block),
         });
         start = block.start + block.bytes.len() as u64;
@@ -289,12 +339,14 @@ fn gaps<'a>(cut: &Cut, kept: &'a [KeptLines], hidden_matches: u64) -> Vec<Gap<'a
         first_line,
         last_line: cut.last_omitted_line,
         hidden_matches: 0,
+        hidden_errors: 0,
         then_kept: None,
     });
     gaps.retain(|gap| gap.bytes > 0 || gap.then_kept.is_some());
     // A gap of nothing shows no marker, but its kept lines still come.
     if let Some(last) = gaps.iter_mut().rev().find(|gap| gap.bytes > 0) {
         last.hidden_matches = hidden_matches;
+        last.hidden_errors = hidden_errors;
     }
     gaps
 }
@@ -526,14 +578,26 @@ fn write_marker(
             out.write_all(&escape_for_marker(reason.as_bytes()))?;
         }
     }
-    if gap.hidden_matches > 0 {
-        write!(
+    // Errors first, as they were served; `matching` alone as before
+    // there were classes.
+    let others = gap.hidden_matches - gap.hidden_errors;
+    match (gap.hidden_errors, others) {
+        (0, 0) => {}
+        (0, others) => write!(out, "; {others} more matching {} not shown", lines_word(others))?,
+        (errors, 0) => write!(out, "; {errors} more error {} not shown", lines_word(errors))?,
+        (errors, others) => write!(
             out,
-            "; {} more matching lines not shown",
-            gap.hidden_matches
-        )?;
+            "; {errors} more error {}, {others} more matching {} not shown",
+            lines_word(errors),
+            lines_word(others)
+        )?,
     }
     out.write_all(b" ...]\n")
+}
+
+/// `line` or `lines`, by count.
+pub(crate) fn lines_word(count: u64) -> &'static str {
+    if count == 1 { "line" } else { "lines" }
 }
 
 /// Keeps the marker on one line, and valid UTF-8, whatever a path
@@ -626,9 +690,10 @@ pub(crate) fn repeat_marker(repeats: u64) -> Vec<u8> {
 /// `--fold`'s marker for `folded` similar lines, naming the raw lines
 /// they were when a spill file holds them.
 pub(crate) fn fold_marker(folded: u64, raw_lines: Option<(u64, u64)>) -> Vec<u8> {
+    let lines = lines_word(folded);
     match raw_lines {
-        None => format!("[... {folded} similar lines folded ...]\n"),
-        Some((a, b)) => format!("[... {folded} similar lines folded (lines {a}-{b}) ...]\n"),
+        None => format!("[... {folded} similar {lines} folded ...]\n"),
+        Some((a, b)) => format!("[... {folded} similar {lines} folded (lines {a}-{b}) ...]\n"),
     }
     .into_bytes()
 }
@@ -692,6 +757,7 @@ mod tests {
             }),
             kept: Vec::new(),
             hidden_matches: 0,
+            hidden_errors: 0,
             raw_bytes: 12,
             cleaned: false,
             redacted: None,

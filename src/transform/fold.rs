@@ -128,7 +128,7 @@ impl Fold {
         let similar = self.comparable
             && self.last_class == class
             && (class.is_some()
-                || similar(split_terminator(&self.last).0, split_terminator(line).0));
+                || similar_with_status(split_terminator(&self.last).0, split_terminator(line).0));
         if !similar {
             return Step::Show(Some((class, None)));
         }
@@ -391,6 +391,84 @@ fn run(line: &[u8], from: usize, classes: u8) -> usize {
 /// it.
 fn maskable(byte: u8) -> bool {
     CLASS[usize::from(byte)] != 0
+}
+
+/// Words a status-like number follows (`exit 1`, `status=500`,
+/// `failures: 3`), in any case; it also precedes the last two (`3
+/// errors`; not `failed`: `retry 2 failed` counts retries).
+const STATUS_WORDS: &[&[u8]] = &[b"exit", b"status", b"code", b"rc", b"failed", b"failures", b"errors"];
+
+/// [`similar`], and with the same status-like numbers: a line whose
+/// status differs where its neighbour's agrees (a 500 among 200s, `exit 1`
+/// among `exit 0`) is the odd line a fold must not hide (issue 21).
+fn similar_with_status(a: &[u8], b: &[u8]) -> bool {
+    similar(a, b) && status_numbers(a).eq(status_numbers(b))
+}
+
+/// The status-like numbers of a line, in order: whole runs of ASCII digits
+/// (no letter, digit or `.` on either side) that are an HTTP status (3
+/// digits, 100 to 599, with a space or the line's end on each side, in a
+/// line with `HTTP/` or a method such as `GET`), or
+/// follow one of [`STATUS_WORDS`] across spaces, `:` or `=`, or precede
+/// `failures` or `errors` across one space.
+fn status_numbers(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < line.len() {
+            if !line[at].is_ascii_digit() {
+                at += 1;
+                continue;
+            }
+            let start = at;
+            while at < line.len() && line[at].is_ascii_digit() {
+                at += 1;
+            }
+            let end = at;
+            let edge = |byte: Option<&u8>| byte.is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'.'));
+            if !edge(start.checked_sub(1).and_then(|i| line.get(i))) || !edge(line.get(end)) {
+                continue;
+            }
+            if is_status(line, start, end) {
+                return Some(&line[start..end]);
+            }
+        }
+        None
+    })
+}
+
+/// Whether a line is an HTTP request's: it holds `HTTP/` or a method
+/// (`GET`, `POST`, `PUT`, `DELETE`, `PATCH`, `HEAD`, `OPTIONS`) as a word.
+fn is_http(line: &[u8]) -> bool {
+    const METHODS: &[&[u8]] = &[b"GET", b"POST", b"PUT", b"DELETE", b"PATCH", b"HEAD", b"OPTIONS"];
+    memchr::memmem::find(line, b"HTTP/").is_some()
+        || line
+            .split(|b| !b.is_ascii_alphabetic())
+            .any(|word| METHODS.contains(&word))
+}
+
+/// Whether the number `line[start..end]` is status-like (see
+/// [`status_numbers`]).
+fn is_status(line: &[u8], start: usize, end: usize) -> bool {
+    let spaced = |byte: Option<&u8>| byte.is_none_or(|&b| b == b' ');
+    let number = &line[start..end];
+    let http = number.len() == 3
+        && (b'1'..=b'5').contains(&number[0])
+        && is_http(line)
+        && spaced(start.checked_sub(1).and_then(|i| line.get(i)))
+        && spaced(line.get(end));
+    // The word before, across spaces, `:` and `=`.
+    let before = line[..start].iter().rposition(|&b| !matches!(b, b' ' | b':' | b'=')).map_or(0, |i| i + 1);
+    let word_start = line[..before].iter().rposition(|b| !b.is_ascii_alphabetic()).map_or(0, |i| i + 1);
+    let word_before = &line[word_start..before];
+    let follows = before < start
+        && STATUS_WORDS.iter().any(|word| word.eq_ignore_ascii_case(word_before));
+    // The word after, across one space.
+    let after = line.get(end + 1..).filter(|_| line.get(end) == Some(&b' ')).unwrap_or_default();
+    let word_after = &after[..after.iter().position(|b| !b.is_ascii_alphabetic()).unwrap_or(after.len())];
+    let precedes = [&b"failures"[..], b"errors"]
+        .iter()
+        .any(|word| word.eq_ignore_ascii_case(word_after));
+    http || follows || precedes
 }
 
 /// Whether two lines (without their terminators) are equal after masking.
@@ -718,6 +796,27 @@ mod tests {
     }
 
     #[test]
+    fn a_different_status_is_not_similar() {
+        // The issue's access log: the 500 stays, and so do its neighbours
+        // (no run of three similar lines is left).
+        let log = "GET /a 200 12ms\nGET /a 200 9ms\nGET /a 500 31ms\nGET /a 200 8ms\nGET /a 200 7ms\n";
+        assert_eq!(fold(log), log);
+        let same = "GET /a 200 12ms\nGET /a 200 9ms\nGET /a 200 31ms\n";
+        assert_eq!(fold(same), "GET /a 200 12ms\n[... 1 similar line folded ...]\nGET /a 200 31ms\n");
+        let jobs = "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\njob 4: exit 0\njob 5: exit 0\njob 6: exit 0\n";
+        assert_eq!(fold(jobs), "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\n[... 2 similar lines folded ...]\njob 6: exit 0\n");
+        let counts = "run 1: 0 errors\nrun 2: 3 errors\nrun 3: 0 errors\n";
+        assert_eq!(fold(counts), counts);
+        // Not statuses: a percentage, a number inside a word or a version,
+        // 3 digits outside a request.
+        assert_eq!(status_numbers(b"-item 190").count(), 0);
+        let progress = "[ 10%] x\n[ 20%] x\n[ 30%] x\n";
+        assert_eq!(status_numbers(b"GET [100%] x 404x v1.200 ").count(), 0);
+        assert_eq!(status_numbers(b"status=500 exit: 2 3 errors").collect::<Vec<_>>(), [&b"500"[..], b"2", b"3"]);
+        assert!(fold(progress).contains("folded"));
+    }
+
+    #[test]
     fn runs_of_three_or_more_keep_their_ends() {
         assert_eq!(fold("a1\na2\nb\n"), "a1\na2\nb\n");
         assert_eq!(
@@ -726,10 +825,10 @@ mod tests {
         );
         assert_eq!(
             fold("n 1\nn 2\nn 3"),
-            "n 1\n[... 1 similar lines folded ...]\nn 3",
+            "n 1\n[... 1 similar line folded ...]\nn 3",
             "an unterminated last line ends the run"
         );
-        assert_eq!(fold("n 1\r\nn 2\nn 3\r\n"), "n 1\r\n[... 1 similar lines folded ...]\nn 3\r\n");
+        assert_eq!(fold("n 1\r\nn 2\nn 3\r\n"), "n 1\r\n[... 1 similar line folded ...]\nn 3\r\n");
     }
 
     #[test]
@@ -747,14 +846,14 @@ mod tests {
         let input = b"t 1 ok\nt 2 ok\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\nt 7 ok\nt 8 ok\nt 9 ok\n";
         assert_eq!(
             fold_with(&protected, false, input),
-            "t 1 ok\n[... 1 similar lines folded ...]\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\n\
-             t 7 ok\n[... 1 similar lines folded ...]\nt 9 ok\n"
+            "t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\n\
+             t 7 ok\n[... 1 similar line folded ...]\nt 9 ok\n"
         );
         // A protected first line stays alone; the next starts the run.
         let input = b"FAIL 1\nn 2\nn 3\nn 4\n";
         assert_eq!(
             fold_with(&rules(&["FAIL"], &["^"]), false, input),
-            "FAIL 1\nn 2\n[... 1 similar lines folded ...]\nn 4\n"
+            "FAIL 1\nn 2\n[... 1 similar line folded ...]\nn 4\n"
         );
     }
 
@@ -765,8 +864,8 @@ mod tests {
                       test x ... ok\ntest yy ... ok\ntest zzz ... ok\nCompiling d 1\n";
         assert_eq!(
             fold_with(&classes, false, input),
-            "   Compiling a v1\n[... 1 similar lines folded ...]\n   Compiling ccc v3\n\
-             test x ... ok\n[... 1 similar lines folded ...]\ntest zzz ... ok\nCompiling d 1\n"
+            "   Compiling a v1\n[... 1 similar line folded ...]\n   Compiling ccc v3\n\
+             test x ... ok\n[... 1 similar line folded ...]\ntest zzz ... ok\nCompiling d 1\n"
         );
         // A line of a class and a line of none are never similar.
         let mixed = rules(&[], &["^a 1$"]);
@@ -787,7 +886,7 @@ mod tests {
         fold.finish(&Ending { spill: None }, &mut output);
         assert_eq!(
             String::from_utf8(output.bytes).unwrap(),
-            "n 1\nn 2\n[marker]\nn 8\n[... 1 similar lines folded (lines 9-9) ...]\nn 10\n"
+            "n 1\nn 2\n[marker]\nn 8\n[... 1 similar line folded (lines 9-9) ...]\nn 10\n"
         );
     }
 }

@@ -161,17 +161,20 @@ fn kept_lines_come_from_the_middle_only_and_every_byte_is_counted() {
         input.extend_from_slice(line.as_bytes());
     }
     input.extend_from_slice(b"FAILED last\n");
-    // 13 + 58 * 15 + 12 = 895 bytes; head 13 ("FAILED first\n"), tail 12.
+    // 13 + 58 * 15 + 12 = 895 bytes. The keep share of 120 comes from
+    // head and tail in proportion (floor(120*73/145) = 60 from the head):
+    // head 13 ("FAILED first\n"), tail 12. Two kept lines and the marker
+    // before each (at most 43 bytes) fit the 120.
     let stdout = stdout_of(
         &[
             "--head",
-            "13",
+            "73",
             "--tail",
-            "12",
+            "72",
             "--keep",
             "FAILED",
             "--keep-max",
-            "100",
+            "120",
         ],
         &input,
     );
@@ -200,17 +203,19 @@ fn matching_lines_beyond_keep_max_are_counted() {
         input.extend_from_slice(&repeated("fine\n", 10));
     }
     input.extend_from_slice(b"end\n");
-    // 6 + 10 * (8 + 50) + 4 = 590 bytes. Each "error N\n" is 8 bytes: a
-    // 20-byte keep budget holds two, the middle's other 564 bytes are gaps.
+    // 6 + 10 * (8 + 50) + 4 = 590 bytes; the keep share of 110 leaves a
+    // head of 6 and a tail of 4. Each "error N\n" is 8 bytes and the
+    // marker before it at most 43: the share holds the last two errors
+    // (nearest the tail first), the other eight are counted.
     let stdout = stdout_of(
         &[
             "--head",
-            "6",
+            "61",
             "--tail",
-            "4",
+            "59",
             "--keep-errors",
             "--keep-max",
-            "20",
+            "110",
         ],
         &input,
     );
@@ -221,10 +226,11 @@ fn matching_lines_beyond_keep_max_are_counted() {
          Total output lines: 112\n\
          \n\
          start\n\
-         error 0\n\
+         [... 464 bytes truncated ...]\n\
+         error 8\n\
          [... 50 bytes truncated ...]\n\
-         error 1\n\
-         [... 514 bytes truncated; 8 more matching lines not shown ...]\n\
+         error 9\n\
+         [... 50 bytes truncated; 8 more error lines not shown ...]\n\
          end\n"
     );
 }
@@ -378,4 +384,46 @@ fn keep_options_need_a_pattern_and_a_valid_regex() {
         .assert()
         .code(2)
         .stderr("toolcap: invalid value '(unclosed' for '--keep': unclosed group\n");
+}
+
+/// Issue 21: `--max 16k --keep-errors --spill-dir D` on 200,000 lines, one
+/// in two `error`, printed 84,695 bytes and 667 markers, each standing for
+/// 13 bytes. Now the content is within 16k and the markers few: the short
+/// gaps between the errors are printed as they are.
+#[test]
+fn keep_errors_on_dense_errors_stays_within_max() {
+    let store = crate::common::TempDir::new("dense-errors");
+    let input: String = (0..200_000)
+        .map(|i| {
+            if i % 2 == 1 {
+                "error\n".to_string()
+            } else {
+                format!("ok line {i}\n")
+            }
+        })
+        .collect();
+    let output = toolcap()
+        .args(["--max", "16k", "--keep-errors", "--spill-dir"])
+        .arg(store.path())
+        .write_stdin(input)
+        .output()
+        .expect("run toolcap");
+    let out = &output.stdout;
+    let body = &out[out
+        .windows(2)
+        .position(|pair| pair == b"\n\n")
+        .expect("a header")
+        + 2..];
+    let markers: Vec<&[u8]> = body
+        .split(|&byte| byte == b'\n')
+        .filter(|line| line.starts_with(b"[... "))
+        .collect();
+    let longest = markers.iter().map(|line| line.len() + 1).max().unwrap_or(0);
+    assert!(
+        body.len() - longest <= 16_000,
+        "{} bytes",
+        body.len() - longest
+    );
+    assert!(markers.len() <= 2, "{} markers", markers.len());
+    assert!(out.len() < 16_400, "{} bytes printed", out.len());
 }

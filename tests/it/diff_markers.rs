@@ -75,19 +75,19 @@ fn diff_marker_of_a_folded_diff_u_counts_every_hunk_in_the_middle() {
         .assert()
         .success();
     let expected = format!(
-        "Warning: truncated output (original token count: 223)\n\
+        "Warning: truncated output (original token count: 222)\n\
          Total output lines: 41\n\
-         Cleaned: 1476 raw bytes became 891 bytes\n\
+         Cleaned: 1476 raw bytes became 885 bytes\n\
          \n\
          --- a.txt\n\
          +++ b.txt\n\
-         [... 722 bytes truncated (lines 3-124): 3 hunks in 1 files: b.txt; full output in {} ...]\n\
+         [... 717 bytes truncated (lines 3-124): 3 hunks in 1 files: b.txt; full output in {} ...]\n\
          -item 190\n\
          +ITEM 170\n\
          [... 19 similar lines folded (lines 127-145) ...]\n\
          +ITEM 190\n \
          item 191\n\
-         [... 1 similar lines folded (lines 148-148) ...]\n \
+         [... 1 similar line folded (lines 148-148) ...]\n \
          item 193\n",
         spill.display()
     );

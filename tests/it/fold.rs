@@ -25,7 +25,7 @@ fn a_run_keeps_its_first_and_last_line() {
     assert_output(
         &["--fold"],
         "took 0.5s id=deadbeef01\ntook  12.25s id=0123456789abcdef\ntook\t3s id=cafebabe\n",
-        "took 0.5s id=deadbeef01\n[... 1 similar lines folded ...]\ntook\t3s id=cafebabe\n",
+        "took 0.5s id=deadbeef01\n[... 1 similar line folded ...]\ntook\t3s id=cafebabe\n",
     );
 }
 
@@ -124,7 +124,7 @@ fn fold_patterns_make_lines_similar() {
     assert_output(
         &["--fold", "--fold-pattern", "^ +Compiling "],
         input,
-        "   Compiling serde v1.0.1\n[... 1 similar lines folded ...]\n   Compiling regex v1.11.0\n\
+        "   Compiling serde v1.0.1\n[... 1 similar line folded ...]\n   Compiling regex v1.11.0\n\
          error[E0308]: mismatched types\n",
     );
 }
@@ -146,4 +146,24 @@ fn fold_pattern_needs_fold() {
         .stderr(predicates::str::starts_with(
             "toolcap: invalid value '(' for '--fold-pattern': ",
         ));
+}
+
+/// Issue 21: `--clean --keep-errors` folded away the one 500 of an access
+/// log, and `job 2: exit 1` between two `exit 0` lines: a line with
+/// another status is not similar to its neighbours.
+#[test]
+fn a_line_with_another_status_is_never_folded() {
+    let log = "GET /a 200 12ms\nGET /a 200 9ms\nGET /a 500 31ms\nGET /a 200 8ms\nGET /a 200 7ms\n";
+    assert_output(&["--clean", "--keep-errors"], log, log);
+    let jobs = "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\n";
+    assert_output(&["--clean", "--keep-errors"], jobs, jobs);
+    // The same statuses still fold.
+    let ok: String = (0..6)
+        .map(|i| format!("127.0.0.1 \"GET /x/{i} HTTP/1.1\" 200 {i}\n"))
+        .collect();
+    assert_output(
+        &["--clean"],
+        ok,
+        "127.0.0.1 \"GET /x/0 HTTP/1.1\" 200 0\n[... 4 similar lines folded ...]\n127.0.0.1 \"GET /x/5 HTTP/1.1\" 200 5\n",
+    );
 }

@@ -758,7 +758,7 @@ fn auto_applies_keep_and_lines_to_text_only() {
     // The same lines as text keep their matches.
     let as_text = format!("log\n{diff}");
     let out = toolcap()
-        .args(["--format", "auto", "--keep", "error 10", "--max", "200"])
+        .args(["--format", "auto", "--keep", "error 10", "--max", "400"])
         .write_stdin(as_text)
         .assert()
         .success();
@@ -874,4 +874,42 @@ fn json_header_template_placeholders_describe_the_shortened_document() {
     let chars = users.chars().count() - part.chars().count();
     let bytes = users.len() - part.len();
     assert_eq!(header, format!("H 0 0 {chars} {bytes}"));
+}
+
+/// Issue 21: "`--format json --clean --max 300` on a CRLF JSON document
+/// cleans it until it fits and prints invalid JSON (a fold marker inside
+/// it), with no header". Line transforms do not run inside a document:
+/// it is shortened from the raw bytes, valid, with its header; and one
+/// within the budget is printed whole, CRLF and all.
+#[test]
+fn json_is_valid_whatever_the_cleaning() {
+    let doc: String = "[\r\n".to_string()
+        + &(0..300)
+            .map(|i| format!("  {i}"))
+            .collect::<Vec<_>>()
+            .join(",\r\n")
+        + "\r\n]\r\n";
+    let out = toolcap()
+        .args(["--format", "json", "--clean", "--max", "300"])
+        .write_stdin(doc.clone())
+        .output()
+        .expect("run toolcap");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let (header, document) = text.split_once("\n\n").expect("a header");
+    assert_eq!(
+        header,
+        format!(
+            "Warning: truncated output (original token count: {})\nTotal output lines: 302",
+            doc.len().div_ceil(4)
+        )
+    );
+    serde_json::from_str::<serde_json::Value>(document).expect("valid JSON");
+    assert!(!document.contains("folded"), "{document}");
+    assert!(document.len() <= 300, "{}", document.len());
+    let whole = toolcap()
+        .args(["--format", "json", "--clean", "--max", "3000"])
+        .write_stdin(doc.clone())
+        .output()
+        .expect("run toolcap");
+    assert_eq!(String::from_utf8(whole.stdout).expect("UTF-8"), doc);
 }

@@ -665,10 +665,11 @@ fn templates_reproduce_other_agents_notices() {
             store.display()
         )
     );
-    // The README: "With `--keep-errors --keep-max 2k` added to the second,
-    // the lines it keeps still appear between the pointer lines".
+    // The README: "With `--tail 2k --keep-errors --keep-max 2k` instead
+    // of `--tail 0`, the lines it keeps still appear between the pointer
+    // lines" (the keep share comes from the tail, which is left with 0).
     let with_errors = toolcap()
-        .args(["--head", "0", "--tail", "0", "--no-header", "--spill-dir"])
+        .args(["--head", "0", "--tail", "2k", "--no-header", "--spill-dir"])
         .arg(&store)
         .args([
             "--marker",
@@ -677,12 +678,16 @@ fn templates_reproduce_other_agents_notices() {
             "--keep-max",
             "2k",
         ])
-        .write_stdin("1\n2\nerror: x\n3\n")
+        .write_stdin(format!(
+            "{}error: x\n{}",
+            "ok line\n".repeat(10),
+            "ok line\n".repeat(10)
+        ))
         .output()
         .expect("run toolcap");
     assert_eq!(
         String::from_utf8_lossy(&with_errors.stdout),
-        "[compressed: 15 bytes]\nerror: x\n[compressed: 15 bytes]\n"
+        "[compressed: 169 bytes]\nerror: x\n[compressed: 169 bytes]\n"
     );
     // An empty header template: no header at all.
     toolcap()

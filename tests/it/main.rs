@@ -27,6 +27,7 @@ mod show_grep;
 mod spec_options;
 mod spill;
 mod store_confined;
+mod total;
 mod units;
 mod verifiers;
 mod window;

@@ -135,7 +135,7 @@ fn auto_in_filter_mode_reads_past_a_short_first_chunk() {
     assert_eq!(report["profile"], "pytest");
     assert_eq!(
         report["output"],
-        "platform x -- Python 3, pytest-9\na[1] PASSED\n[... 1 similar lines folded ...]\na[3] PASSED\n"
+        "platform x -- Python 3, pytest-9\na[1] PASSED\n[... 1 similar line folded ...]\na[3] PASSED\n"
     );
 }
 
@@ -289,7 +289,7 @@ fn keep_patterns_add_up() {
     input.insert_str(4_000, "ALPHA one\n");
     let output = stdout(
         toolcap_in(config.path())
-            .args(["--profile", "mine", "--max", "400", "--keep", "^BETA"])
+            .args(["--profile", "mine", "--max", "500", "--keep", "^BETA"])
             .write_stdin(input),
     );
     assert!(output.contains("\nALPHA one\n"), "{output}");
@@ -303,7 +303,7 @@ fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
         config.path(),
         "# my settings\n\
          [profiles.pytest]\n\
-         args = [\"--max\", \"60\", \"--keep\", \"^MINE\"]\n\
+         args = [\"--max\", \"240\", \"--keep\", \"^MINE\"]\n\
          \n\
          [profiles.terraform]\n\
          match = [\"terraform plan\"]\n\
@@ -338,7 +338,7 @@ fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
     );
     assert_eq!(
         output,
-        "Terraform will perform the following actions:\n  + a 1\n[... 1 similar lines folded ...]\n  + a 3\n"
+        "Terraform will perform the following actions:\n  + a 1\n[... 1 similar line folded ...]\n  + a 3\n"
     );
     // --profiles lists both, from the file, and the other built-ins.
     let listing = stdout(toolcap_in(config.path()).arg("--profiles"));
@@ -346,7 +346,7 @@ fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
     for expected in [
         format!("User profiles: {file}\n"),
         format!("\npytest ({file}:2, replaces the built-in)\n"),
-        "  options --max 60\n          --keep '^MINE'\n".to_string(),
+        "  options --max 240\n          --keep '^MINE'\n".to_string(),
         format!(
             "\nterraform ({file}:5)\n  match   terraform plan\n  detect  '^Terraform will perform'\n"
         ),

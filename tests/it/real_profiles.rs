@@ -30,11 +30,11 @@ fn count(text: &str, needle: &str) -> usize {
 
 /// The count of a fold marker line.
 fn folded(line: &str) -> Option<usize> {
-    line.strip_prefix("[... ")?
-        .split_once(" similar lines folded")?
-        .0
-        .parse()
-        .ok()
+    let rest = line.strip_prefix("[... ")?;
+    let (count, _) = rest
+        .split_once(" similar lines folded")
+        .or_else(|| rest.split_once(" similar line folded"))?;
+    count.parse().ok()
 }
 
 /// Folding accounts for every line: walking `folded_text`, each shown
@@ -207,7 +207,7 @@ fn cargo_build_and_test_keep_every_error_and_panic() {
         .collect();
     write_crate(dir.path(), "broken", &broken);
     let output = toolcap_cargo(dir.path(), "broken")
-        .args(["--profile", "auto", "--max", "1k", "--"])
+        .args(["--profile", "auto", "--max", "2k", "--"])
         .arg(cargo())
         .args(["build", "--offline"])
         .output()
@@ -267,6 +267,38 @@ fn cargo_build_and_test_keep_every_error_and_panic() {
     }
     assert!(count(out, "similar lines folded") >= 1, "{out}");
     assert!(count(out, " ... ok") < 10, "{out}");
+    // Issue 21: the `failures:` name list is never folded.
+    assert!(
+        out.contains("failures:\n    tests::case_137\n    tests::case_250\n"),
+        "{out}"
+    );
+
+    // 33 failures of 400: every name of the list, and no fold among them.
+    let tests: String = (0..400)
+        .map(|i| format!("    #[test] fn case_{i}() {{ assert!({i} % 12 != 5, \"case {i}\"); }}\n"))
+        .collect();
+    write_crate(
+        dir.path(),
+        "many",
+        &format!("#[cfg(test)]\nmod tests {{\n{tests}}}\n"),
+    );
+    let output = toolcap_cargo(dir.path(), "many")
+        .args(["--profile", "auto", "--max", "16k", "--"])
+        .arg(cargo())
+        .args(["test", "--offline"])
+        .output()
+        .expect("run toolcap");
+    let out = String::from_utf8(output.stdout).expect("UTF-8");
+    let list = out.rsplit_once("failures:\n").map_or("", |(_, list)| list);
+    let names = list
+        .lines()
+        .take_while(|line| line.starts_with("    tests::"))
+        .count();
+    assert_eq!(names, (0..400).filter(|i| i % 12 == 5).count(), "{out}");
+    assert!(
+        out.contains("test result: FAILED. 367 passed; 33 failed;"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -324,4 +356,72 @@ fn a_find_of_a_large_tree_is_folded_under_the_listings_cap() {
         )),
         "{out}"
     );
+}
+
+/// Issue 21: "in a build with 300 warnings before the error,
+/// `error[E0308]` is not shown": the cargo profile's error patterns are
+/// served before its warnings, so the error and its count are on screen
+/// within `--max`, and the warnings not shown are counted.
+#[test]
+fn cargo_build_shows_the_error_after_300_warnings() {
+    let dir = TempDir::new("cargo-warnings");
+    let lib: String = (0..300)
+        .map(|i| format!("pub fn f{i}() {{ let unused_{i} = {i}; }}\n"))
+        .chain(["pub fn g() -> u32 { \"not a number\" }\n".to_string()])
+        .collect();
+    write_crate(dir.path(), "noisy", &lib);
+    let output = toolcap_cargo(dir.path(), "noisy")
+        .args(["--profile", "auto", "--max", "4k", "--"])
+        .arg(cargo())
+        .args(["build", "--offline"])
+        .output()
+        .expect("run toolcap");
+    let out = String::from_utf8(output.stdout).expect("UTF-8");
+    assert_eq!(output.status.code(), Some(101), "cargo's status: {out}");
+    assert!(out.contains("error[E0308]: mismatched types\n"), "{out}");
+    assert!(out.contains(" more matching lines not shown"), "{out}");
+    // Within --max, but for the header and the last marker.
+    let content: usize = out.len() - out.find("\n\n").map_or(0, |at| at + 2);
+    assert!(content < 4_000 + 400, "{} bytes: {out}", content);
+}
+
+/// Issue 21: "`--keep-errors` keeps file names": `exceptions.py`,
+/// `error.h` and `system_error` in `ls -lR` and `find` output are names,
+/// not errors; a real error line among them still is.
+#[test]
+fn keep_errors_passes_over_file_names_in_listings() {
+    let dir = TempDir::new("listing-names");
+    let tree = dir.path().join("tree");
+    for sub in 0..30 {
+        let sub = tree.join(format!("pkg{sub:02}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        for name in ["exceptions.py", "error.h", "system_error", "plain.txt"] {
+            std::fs::write(sub.join(name), "x").unwrap();
+        }
+    }
+    let ls = std::process::Command::new("ls")
+        .arg("-lR")
+        .arg(&tree)
+        .output()
+        .expect("run ls");
+    let find = std::process::Command::new("find")
+        .arg(&tree)
+        .output()
+        .expect("run find");
+    for listing in [ls.stdout, find.stdout] {
+        let mut input = listing.clone();
+        input.extend_from_slice(b"error: the disk is full\n");
+        input.extend_from_slice(&listing);
+        let output = toolcap()
+            .args(["--max", "2k", "--keep-errors"])
+            .write_stdin(input)
+            .output()
+            .expect("run toolcap");
+        let out = String::from_utf8_lossy(&output.stdout);
+        assert!(out.contains("\nerror: the disk is full\n"), "{out}");
+        assert!(
+            !out.contains("more error line"),
+            "a name was taken for an error: {out}"
+        );
+    }
 }

@@ -1,5 +1,7 @@
 //! The built-in profiles: what matters in each tool's output, written as
 //! the ordinary options a user could have typed (README, "Profiles").
+//! Patterns of lines that say what failed are `--keep-error`, served
+//! before the other `--keep` lines when not all fit.
 
 /// A built-in profile, as data.
 pub(super) struct BuiltIn {
@@ -25,9 +27,9 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
             r"^\S+::\S.* (PASSED|SKIPPED|XFAIL|XPASS)\b",
             "--fold-pattern",
             r"^(\S+\.py )?[.sxX]+ +\[ *\d+%\]$",
-            "--keep",
+            "--keep-error",
             r"^(FAILED|ERROR) ",
-            "--keep",
+            "--keep-error",
             r"^E ",
             // A failure's section line, `____ test_name ____`.
             "--keep",
@@ -60,16 +62,23 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
             r"^ +(Compiling|Checking|Downloaded|Downloading|Fresh|Documenting|Locking|Adding|Updating) ",
             "--fold-pattern",
             r"^test \S+ \.\.\. (ok|ignored)",
+            "--keep-error",
+            r"^error(\[\w+\])?: ",
             "--keep",
-            r"^(error|warning)(\[\w+\])?: ",
+            r"^warning(\[\w+\])?: ",
             "--keep",
             r"^ *--> ",
-            "--keep",
+            "--keep-error",
             r"panicked at ",
-            "--keep",
+            "--keep-error",
             r"^test \S+ \.\.\. FAILED$",
             "--keep",
             r"^---- \S+ stdout ----$",
+            // The names under `failures:`, never folded: a hidden
+            // `tests::case_2` between `case_1` and `case_3` is a lost
+            // failure.
+            "--keep",
+            r"^    [A-Za-z_][\w:]*$",
             "--keep",
             r"^test result: ",
         ],
@@ -87,11 +96,11 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
             "--clean",
             "--fold-pattern",
             r"^ *(=== (RUN|PAUSE|CONT|NAME) |--- (PASS|SKIP): )",
-            "--keep",
+            "--keep-error",
             r"^ *--- FAIL",
-            "--keep",
+            "--keep-error",
             r"^FAIL\b",
-            "--keep",
+            "--keep-error",
             r"^panic: ",
             "--keep",
             r"^ok ",
@@ -111,9 +120,9 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
         ],
         args: &[
             "--clean",
-            "--keep",
+            "--keep-error",
             r"ERR!",
-            "--keep",
+            "--keep-error",
             r"(?i)\berror\b",
             "--keep",
             r"\bWARN\b|^npm warn ",
@@ -134,11 +143,11 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
             // ninja's `[12/345]` and cmake's `[ 12%]` progress lines.
             "--fold-pattern",
             r"^\[ *\d+(/\d+|%)\] ",
-            "--keep",
+            "--keep-error",
             r"(?i)\berror\b",
-            "--keep",
+            "--keep-error",
             r"\bError \d+",
-            "--keep",
+            "--keep-error",
             r"undefined reference",
         ],
     },

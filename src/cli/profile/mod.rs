@@ -35,7 +35,7 @@ const NOT_IN_PROFILES: &[&str] = &[
 
 /// The options that set the budget: the user's one replaces a profile's
 /// (all of them: a profile's --recent without its --window means nothing).
-const BUDGET: &[&str] = &["max", "tokens", "chars", "window", "recent", "window_ceiling"];
+const BUDGET: &[&str] = &["max", "total", "tokens", "chars", "window", "recent", "window_ceiling"];
 
 /// A profile, built-in or the user's.
 #[derive(Debug)]
