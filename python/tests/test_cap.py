@@ -361,7 +361,7 @@ DEPLOY_PROFILE = """\
 [profiles.deploy]
 match = ["deploy"]
 detect = ['^Deploying ']
-args = ["--max", "120", "--keep", "^FAILED "]
+args = ["--max", "300", "--keep", "^FAILED "]
 
 [profiles.quiet]
 detect = ['^QUIET$']
@@ -381,7 +381,7 @@ def test_the_users_profiles_apply_as_on_the_command_line(tmp_path, monkeypatch):
     (config / "toolcap" / "profiles.toml").write_text(DEPLOY_PROFILE)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     data = deploy_log()
-    for options in ({"profile": "auto"}, {"profile": "deploy"}, {"profile": "deploy", "max": 400}):
+    for options in ({"profile": "auto"}, {"profile": "deploy"}, {"profile": "deploy", "max": 600}):
         expected = cli(argv(options), data)
         result = toolcap.cap(data, **options)
         assert result.data == expected.stdout, options
