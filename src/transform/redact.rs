@@ -33,13 +33,12 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, packed};
 use memchr::{memchr, memrchr};
 use regex::bytes::{Captures, Regex};
 
 use super::{Emit, Ending, Transform, split_terminator};
 use crate::escape::{State, Step};
-use crate::line_match::LineMatch;
 
 /// The longest line held whole, and the window a longer one is scanned
 /// in: the lookahead bound.
@@ -269,15 +268,123 @@ struct Rules {
 /// The families, compiled once a process (a Python program capping many
 /// outputs compiles them once).
 struct BuiltIn {
-    /// Every family's literals, searched for in a run of lines at once the
-    /// way `--keep`'s are (lower-cased text, many literals at a time).
-    prefilter: LineMatch,
+    /// Every family's literals, searched for in a run of lines at once.
+    prefilter: Prefilter,
     /// The same literals, case-insensitive, for the families of one line.
     literals: AhoCorasick,
     /// For each literal, the families (indexes in `families`) that hold it.
     holders: Vec<Vec<usize>>,
     families: Vec<Compiled>,
     pem_end: Regex,
+}
+
+/// Text folded at a time for the literal search, at first and at most: a literal in the next line costs little folding, and the
+/// scratch memory stays bounded.
+const FIRST_WINDOW: usize = 256;
+const FOLD_WINDOW: usize = 16 * 1024;
+
+/// Where the first line that may hold a family's literal is, in a run of
+/// lines (callgrind on 50 MB of the benchmark's log, which holds none,
+/// 2026-12-02: 3.8 instructions a byte for all of `--redact` before,
+/// 2.6 after).
+///
+/// 1. A window of the text (256 bytes at first, doubling up to 16 KiB,
+///    since a literal is often in the next line) is copied with bit 0x20
+///    set in every byte. That maps both cases of an ASCII letter to the
+///    lower-case one and any other byte to one no letter maps to, so text
+///    equal to a literal but for ASCII case (the patterns are `(?-u)`:
+///    ASCII case only) is equal to it once both are folded; what else it
+///    makes equal only sends a line to the families for nothing. It is
+///    one OR a byte, where lower-casing is a compare and a select.
+/// 2. All the literals, folded the same way, are searched for in it at
+///    once with Teddy's 16-bucket form: with 31 literals in 8 buckets,
+///    the usual form stops at many places where lower-case letters meet
+///    some literal's three-byte fingerprint, and checking them was most
+///    of the cost (the search alone: 2.3 instructions a byte in 8
+///    buckets, 1.5 in 16, where dropping any family's literals no longer
+///    changes it).
+///
+/// Searching the vendor prefixes on the raw bytes without folding, and
+/// the few `(?i)` key names apart in folded text, was measured too: two
+/// passes cost more than one (2.8 instructions a byte for the searches
+/// alone); so did literals of 4 bytes or more (longer fingerprints, but
+/// 49 literals: 1.9).
+struct Prefilter {
+    search: Search,
+    /// The longest literal: windows overlap by it less one.
+    longest: usize,
+}
+
+/// A search for any of some literals, the leftmost first.
+enum Search {
+    /// Teddy, asked for directly: for literals that begin with one byte
+    /// the automaton would search for that byte first.
+    Packed(packed::Searcher),
+    /// Where Teddy cannot run.
+    Automaton(AhoCorasick),
+}
+
+impl Search {
+    fn new(literals: &[Vec<u8>]) -> Result<Search, regex::Error> {
+        // The 16-bucket form needs AVX2; without it, whichever Teddy runs.
+        for fat in [Some(true), None] {
+            let mut config = packed::Config::new();
+            if let Some(searcher) = config.only_teddy_fat(fat).builder().extend(literals).build() {
+                return Ok(Search::Packed(searcher));
+            }
+        }
+        AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(literals)
+            .map(Search::Automaton)
+            .map_err(|err| regex::Error::Syntax(err.to_string()))
+    }
+
+    fn find(&self, text: &[u8]) -> Option<usize> {
+        match self {
+            Search::Packed(searcher) => searcher.find(text).map(|found| found.start()),
+            Search::Automaton(automaton) => automaton.find(text).map(|found| found.start()),
+        }
+    }
+}
+
+/// A byte as the literal search sees it (step 1 of [`Prefilter`]).
+fn fold_byte(byte: u8) -> u8 {
+    byte | 0x20
+}
+
+fn fold(text: &[u8]) -> Vec<u8> {
+    text.iter().copied().map(fold_byte).collect()
+}
+
+impl Prefilter {
+    fn new(literals: &[Vec<u8>]) -> Result<Prefilter, regex::Error> {
+        Ok(Prefilter {
+            search: Search::new(literals)?,
+            longest: literals.iter().map(Vec::len).max().unwrap_or(1),
+        })
+    }
+
+    /// Where the first literal in `text` starts; `scratch` is reused.
+    fn first(&self, text: &[u8], scratch: &mut Vec<u8>) -> Option<usize> {
+        let (mut from, mut size) = (0, FIRST_WINDOW);
+        while from < text.len() {
+            let end = from.saturating_add(size).min(text.len());
+            scratch.clear();
+            scratch.extend(text[from..end].iter().copied().map(fold_byte));
+            if let Some(found) = self.search.find(scratch) {
+                return Some(from + found);
+            }
+            if end == text.len() {
+                break;
+            }
+            // Windows overlap by a literal's length less one, so that no
+            // literal is split between two of them.
+            from = end - (self.longest - 1).min(end - from - 1);
+            size = (size * 2).min(FOLD_WINDOW);
+        }
+        None
+    }
 }
 
 static BUILT_IN: OnceLock<Result<BuiltIn, (String, regex::Error)>> = OnceLock::new();
@@ -339,8 +446,8 @@ impl BuiltIn {
             }
             families.push(Compiled::new(family, &pattern.replace("KEY_WORDS", KEY_WORDS)));
         }
-        let escaped: Vec<String> = literals.iter().map(|literal| regex::escape(literal)).collect();
-        let prefilter = LineMatch::new(&escaped).map_err(|err| (String::from("literals"), err))?;
+        let folded: Vec<Vec<u8>> = literals.iter().map(|literal| fold(literal.as_bytes())).collect();
+        let prefilter = Prefilter::new(&folded).map_err(|err| (String::from("literals"), err))?;
         // Searched in one line at a time: the NFA, which is quick to build,
         // is as fast as a DFA there.
         let literals = AhoCorasick::builder()
@@ -365,7 +472,7 @@ impl Rules {
     /// A point in `text` before which no line holds a literal (the line
     /// that holds it may).
     fn first_literal(&self, text: &[u8], scratch: &mut Vec<u8>) -> Option<usize> {
-        self.base.prefilter.candidate(text, scratch)
+        self.base.prefilter.first(text, scratch)
     }
 
     /// The regions of `text` (a line's visible text, without its
@@ -930,6 +1037,31 @@ mod tests {
 
     fn rules() -> RedactRules {
         RedactRules::new(&[]).unwrap()
+    }
+
+    /// The literal search finds every literal in any ASCII case, at and
+    /// across the edges of its windows, and skips text without one.
+    #[test]
+    fn the_prefilter_finds_every_literal_in_any_case() {
+        let base = rules().0.base;
+        let mut scratch = Vec::new();
+        let literals = FAMILIES.iter().flat_map(|spec| spec.literals.iter()).chain(KEY_LITERALS);
+        for literal in literals {
+            let upper = literal.to_ascii_uppercase();
+            let lower = literal.to_ascii_lowercase();
+            let mixed: String = lower.chars().enumerate().map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c }).collect();
+            for variant in [literal.to_string(), upper, lower, mixed] {
+                for at in [0, FIRST_WINDOW - 2, FIRST_WINDOW + 700, 3 * FOLD_WINDOW - 1] {
+                    let mut text = b"2026 INFO worker[3] id=5 path=/api/v1\n".repeat(at / 38 + 1);
+                    text.truncate(at);
+                    text.extend_from_slice(variant.as_bytes());
+                    text.extend_from_slice(b"\nrest\n");
+                    assert_eq!(base.prefilter.first(&text, &mut scratch), Some(at), "{variant:?} at {at}");
+                }
+            }
+        }
+        let plain = b"2026-11-30T12:34:56.789Z INFO  worker[3] request id=0a1b path=/api/v1/items status=200\n".repeat(500);
+        assert_eq!(base.prefilter.first(&plain, &mut scratch), None);
     }
 
     fn redact(input: &[u8]) -> String {
