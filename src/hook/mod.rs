@@ -28,8 +28,17 @@ pub(crate) enum Command {
 /// `TOOLCAP_HOOK_OPTIONS` nor a `[hook]` table says otherwise: the agent
 /// recipe (README, "Recipe: an agent harness's bash tool"), with a store so
 /// that `toolcap --show ID` recovers what was cut.
-pub(crate) const DEFAULT_OPTIONS: &[&str] =
-    &["--max", "16k", "--clean", "--keep-errors", "--profile", "auto", "--store", "--plain-env", "--redact"];
+pub(crate) const DEFAULT_OPTIONS: &[&str] = &[
+    "--max",
+    "16k",
+    "--clean",
+    "--keep-errors",
+    "--profile",
+    "auto",
+    "--store",
+    "--plain-env",
+    "--redact",
+];
 
 /// How the hook rewrites a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,13 +77,15 @@ const REASON: &str = "toolcap caps the output; toolcap --show ID prints what it 
 /// leave the call alone (print nothing), the command rewritten as `how`
 /// says. An error when `input` is not a JSON object.
 pub(crate) fn rewrite(input: &[u8], how: &Rewrite) -> Result<Option<String>, String> {
-    let event: Value =
-        serde_json::from_slice(input).map_err(|err| format!("the hook's input is not JSON: {err}"))?;
+    let event: Value = serde_json::from_slice(input)
+        .map_err(|err| format!("the hook's input is not JSON: {err}"))?;
     let Some(event) = event.as_object() else {
         return Err("the hook's input is not a JSON object".into());
     };
     let field = |name: &str| event.get(name).and_then(Value::as_str);
-    if field("tool_name") != Some("Bash") || field("hook_event_name").is_some_and(|name| name != "PreToolUse") {
+    if field("tool_name") != Some("Bash")
+        || field("hook_event_name").is_some_and(|name| name != "PreToolUse")
+    {
         return Ok(None);
     }
     let Some(tool_input) = event.get("tool_input").and_then(Value::as_object) else {
@@ -92,7 +103,10 @@ pub(crate) fn rewrite(input: &[u8], how: &Rewrite) -> Result<Option<String>, Str
     }
     // updatedInput replaces the whole input: the other fields go along.
     let mut updated = tool_input.clone();
-    updated.insert("command".into(), Value::String(wrapped(command, &how.options)));
+    updated.insert(
+        "command".into(),
+        Value::String(wrapped(command, &how.options)),
+    );
     let answer = json!({
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",

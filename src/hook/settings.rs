@@ -34,14 +34,20 @@ pub(crate) enum Json {
 impl Json {
     fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
         match self {
-            Json::Object(fields) => fields.iter_mut().find(|(name, _)| name == key).map(|(_, value)| value),
+            Json::Object(fields) => fields
+                .iter_mut()
+                .find(|(name, _)| name == key)
+                .map(|(_, value)| value),
             _ => None,
         }
     }
 
     fn get(&self, key: &str) -> Option<&Json> {
         match self {
-            Json::Object(fields) => fields.iter().find(|(name, _)| name == key).map(|(_, value)| value),
+            Json::Object(fields) => fields
+                .iter()
+                .find(|(name, _)| name == key)
+                .map(|(_, value)| value),
             _ => None,
         }
     }
@@ -280,26 +286,39 @@ fn edit(path: &Path, change: fn(Json) -> Result<Option<Json>, String>) -> Result
     };
     let settings = match &original {
         // An empty file is an empty object, as Claude Code reads it.
-        Some(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => serde_json::from_slice::<Json>(bytes)
-            .map_err(|err| format!("'{}' is not JSON ({err}); it was left as it is", path.display()))?,
+        Some(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => {
+            serde_json::from_slice::<Json>(bytes).map_err(|err| {
+                format!(
+                    "'{}' is not JSON ({err}); it was left as it is",
+                    path.display()
+                )
+            })?
+        }
         _ => Json::Object(Vec::new()),
     };
-    let changed = change(settings)
-        .map_err(|what| format!("'{}' {what}, as Claude Code's settings are; it was left as it is", path.display()))?;
+    let changed = change(settings).map_err(|what| {
+        format!(
+            "'{}' {what}, as Claude Code's settings are; it was left as it is",
+            path.display()
+        )
+    })?;
     let Some(changed) = changed else {
         return Ok(Change::Unchanged);
     };
-    let mut text = serde_json::to_vec_pretty(&changed).map_err(|err| format!("cannot write the settings: {err}"))?;
+    let mut text = serde_json::to_vec_pretty(&changed)
+        .map_err(|err| format!("cannot write the settings: {err}"))?;
     text.push(b'\n');
     let backup = match &original {
         Some(bytes) => {
             let backup = sibling(&path, ".bak");
-            fs::write(&backup, bytes).map_err(|err| format!("cannot write the backup '{}': {err}", backup.display()))?;
+            fs::write(&backup, bytes)
+                .map_err(|err| format!("cannot write the backup '{}': {err}", backup.display()))?;
             Some(backup)
         }
         None => {
             if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
-                fs::create_dir_all(dir).map_err(|err| format!("cannot create '{}': {err}", dir.display()))?;
+                fs::create_dir_all(dir)
+                    .map_err(|err| format!("cannot create '{}': {err}", dir.display()))?;
             }
             None
         }
@@ -354,8 +373,16 @@ mod tests {
         );
         let with = installed(original.clone()).unwrap().unwrap();
         let text = serde_json::to_string(&with).unwrap();
-        assert!(text.starts_with(r#"{"model":"opus","hooks":{"PostToolUse""#), "{text}");
-        assert!(text.ends_with(r#""command":"toolcap --hook claude-code"}]}]},"env":{"B":"1","A":"2"}}"#), "{text}");
+        assert!(
+            text.starts_with(r#"{"model":"opus","hooks":{"PostToolUse""#),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                r#""command":"toolcap --hook claude-code"}]}]},"env":{"B":"1","A":"2"}}"#
+            ),
+            "{text}"
+        );
         assert_eq!(installed(with.clone()).unwrap(), None);
         assert_eq!(uninstalled(with).unwrap(), Some(original.clone()));
         assert_eq!(uninstalled(original).unwrap(), None);
@@ -367,7 +394,10 @@ mod tests {
     #[test]
     fn settings_of_another_shape_are_refused() {
         assert_eq!(installed(json("[]")), Err("is not a JSON object".into()));
-        assert_eq!(installed(json(r#"{"hooks":[]}"#)), Err("has a 'hooks' that is not an object".into()));
+        assert_eq!(
+            installed(json(r#"{"hooks":[]}"#)),
+            Err("has a 'hooks' that is not an object".into())
+        );
         assert_eq!(
             uninstalled(json(r#"{"hooks":{"PreToolUse":{}}}"#)),
             Err("has a 'hooks.PreToolUse' that is not an array".into())

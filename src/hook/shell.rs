@@ -19,7 +19,9 @@ const SHELL_STATE: &[&str] = &[
 
 /// Reserved words after which a new command starts (POSIX 2.4), and `{`
 /// `}` (a group runs in the shell itself, so its commands are top level).
-const KEYWORDS: &[&str] = &["!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"];
+const KEYWORDS: &[&str] = &[
+    "!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until",
+];
 
 /// Words that only bash (or ksh, zsh) understands, or that a POSIX sh
 /// reads differently: a child `/bin/sh` (dash on Debian) would fail them.
@@ -60,7 +62,9 @@ impl Word {
             return false;
         };
         let mut chars = name.chars();
-        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
     }
 }
@@ -146,7 +150,10 @@ impl<'a> Reader<'a> {
                     if self.starts("((") {
                         return Err("uses bash-only syntax");
                     }
-                    if words.iter().any(|word| word.quoted || !KEYWORDS.contains(&word.literal.as_str())) {
+                    if words
+                        .iter()
+                        .any(|word| word.quoted || !KEYWORDS.contains(&word.literal.as_str()))
+                    {
                         // `name ()`: a function definition.
                         return Err("defines a function, or uses bash-only syntax");
                     }
@@ -216,7 +223,8 @@ impl<'a> Reader<'a> {
                 b'\'' => {
                     self.at += 1;
                     let end = self.find(b'\'')?;
-                    word.literal.push_str(&String::from_utf8_lossy(&self.text[self.at..end]));
+                    word.literal
+                        .push_str(&String::from_utf8_lossy(&self.text[self.at..end]));
                     word.quoted = true;
                     self.at = end + 1;
                 }
@@ -250,7 +258,8 @@ impl<'a> Reader<'a> {
                 _ => {
                     let rest = &self.text[self.at..];
                     let len = utf8_len(rest);
-                    word.literal.push_str(&String::from_utf8_lossy(&rest[..len]));
+                    word.literal
+                        .push_str(&String::from_utf8_lossy(&rest[..len]));
                     self.at += len;
                 }
             }
@@ -305,7 +314,8 @@ impl<'a> Reader<'a> {
                 Some(_) => {
                     let rest = &self.text[self.at..];
                     let len = utf8_len(rest);
-                    word.literal.push_str(&String::from_utf8_lossy(&rest[..len]));
+                    word.literal
+                        .push_str(&String::from_utf8_lossy(&rest[..len]));
                     self.at += len;
                 }
             }
@@ -428,7 +438,9 @@ fn judge_simple(words: &[Word]) -> Read<usize> {
     if words.is_empty() {
         return Ok(0);
     }
-    let mut rest = words.iter().skip_while(|word| !word.quoted && KEYWORDS.contains(&word.literal.as_str()));
+    let mut rest = words
+        .iter()
+        .skip_while(|word| !word.quoted && KEYWORDS.contains(&word.literal.as_str()));
     let mut assigned = false;
     let name = loop {
         match rest.next() {
@@ -481,11 +493,23 @@ mod tests {
             ("echo 'cd x; export Y'", Verdict::Wrap),
             ("echo \"$(cd /tmp && pwd)\" `cd /; pwd`", Verdict::Wrap),
             ("(cd sub && make)", Verdict::Wrap),
-            ("ls; (cd a) ; cd b", Verdict::Leave("changes the shell itself")),
+            (
+                "ls; (cd a) ; cd b",
+                Verdict::Leave("changes the shell itself"),
+            ),
             ("echo ${HOME:-x} $((1 + 2))", Verdict::Wrap),
-            ("cat <<'EOF'\ncd /\nexport X=1\nEOF\necho done", Verdict::Wrap),
-            ("cat <<-EOF\n\tcd /\n\tEOF\ncd /", Verdict::Leave("changes the shell itself")),
-            ("cat <<EOF\nno end", Verdict::Leave("has a heredoc without its end")),
+            (
+                "cat <<'EOF'\ncd /\nexport X=1\nEOF\necho done",
+                Verdict::Wrap,
+            ),
+            (
+                "cat <<-EOF\n\tcd /\n\tEOF\ncd /",
+                Verdict::Leave("changes the shell itself"),
+            ),
+            (
+                "cat <<EOF\nno end",
+                Verdict::Leave("has a heredoc without its end"),
+            ),
             ("echo 'unclosed", Verdict::Leave(UNPARSED)),
             ("echo $(unclosed", Verdict::Leave(UNPARSED)),
             ("make 2>&1 | tail -n 5 > out.txt", Verdict::Wrap),
@@ -494,18 +518,33 @@ mod tests {
             ("", Verdict::Leave("no command")),
             ("X=1 Y=2", Verdict::Leave("sets a shell variable")),
             ("X=1 make", Verdict::Wrap),
-            ("if true; then cd x; fi", Verdict::Leave("changes the shell itself")),
+            (
+                "if true; then cd x; fi",
+                Verdict::Leave("changes the shell itself"),
+            ),
             ("for f in *.rs; do wc -l \"$f\"; done", Verdict::Wrap),
             ("command cd x", Verdict::Leave("changes the shell itself")),
             ("echo a\\\nb", Verdict::Wrap),
             ("echo {a,b}", Verdict::Leave("uses bash-only syntax")),
             ("echo {}", Verdict::Wrap),
             ("find . -name x -exec rm {} \\;", Verdict::Wrap),
-            ("f() { ls; }", Verdict::Leave("defines a function, or uses bash-only syntax")),
-            ("a=(1 2)", Verdict::Leave("defines a function, or uses bash-only syntax")),
-            ("$EDITOR x", Verdict::Leave("runs a command whose name is an expansion")),
+            (
+                "f() { ls; }",
+                Verdict::Leave("defines a function, or uses bash-only syntax"),
+            ),
+            (
+                "a=(1 2)",
+                Verdict::Leave("defines a function, or uses bash-only syntax"),
+            ),
+            (
+                "$EDITOR x",
+                Verdict::Leave("runs a command whose name is an expansion"),
+            ),
             ("echo x &", Verdict::Leave("starts a background job")),
-            ("./bin/toolcap --list", Verdict::Leave("already runs through toolcap")),
+            (
+                "./bin/toolcap --list",
+                Verdict::Leave("already runs through toolcap"),
+            ),
         ] {
             assert_eq!(judge(command), verdict, "{command:?}");
         }

@@ -45,11 +45,16 @@ enum Row {
 
 /// Opens a stored output for reading.
 fn open(path: &Path) -> Result<BufReader<File>, Error> {
-    open_output(path).map(BufReader::new).map_err(cannot_read(path))
+    open_output(path)
+        .map(BufReader::new)
+        .map_err(cannot_read(path))
 }
 
 fn cannot_read(path: &Path) -> impl FnOnce(std::io::Error) -> Error {
-    Error::io(format!("cannot read the stored output '{}'", path.display()))
+    Error::io(format!(
+        "cannot read the stored output '{}'",
+        path.display()
+    ))
 }
 
 /// Calls `each` with every line of `path` (1-based number, bytes with
@@ -175,11 +180,17 @@ pub(super) fn capped(
     let mut capper = crate::Capper::new(&options)?;
     let mut row_text = Vec::new();
     let matches = match &matcher {
-        Some((matcher, context)) => Some(grep_rows(path, range, matcher, *context, &mut |row, line| {
-            row_text.clear();
-            write_row(&mut row_text, row, line);
-            capper.push(&row_text);
-        })?),
+        Some((matcher, context)) => Some(grep_rows(
+            path,
+            range,
+            matcher,
+            *context,
+            &mut |row, line| {
+                row_text.clear();
+                write_row(&mut row_text, row, line);
+                capper.push(&row_text);
+            },
+        )?),
         None if lines.is_none() => {
             // The whole output: in chunks, so that a long line is never
             // held whole.
@@ -209,10 +220,19 @@ pub(super) fn capped(
         });
         match &matcher {
             Some((matcher, context)) => {
-                let omitted = omitted_rows(path, range, matcher, *context, cut.first_omitted_line, cut.last_omitted_line)?;
+                let omitted = omitted_rows(
+                    path,
+                    range,
+                    matcher,
+                    *context,
+                    cut.first_omitted_line,
+                    cut.last_omitted_line,
+                )?;
                 (cut.first_omitted_line, cut.last_omitted_line) = omitted.lines.unwrap_or((0, 0));
                 if !options.has_own_marker() {
-                    options = options.marker_template(GREP_MARKER.replace("{MATCHES}", &omitted.matches.to_string()));
+                    options = options.marker_template(
+                        GREP_MARKER.replace("{MATCHES}", &omitted.matches.to_string()),
+                    );
                 }
             }
             None => {
@@ -301,7 +321,13 @@ mod tests {
     #[test]
     fn rows_are_those_of_grep_n_context() {
         let lines: Vec<String> = (1..=60)
-            .map(|i| if i % 7 == 0 || i == 8 || i == 60 { format!("hit {i}") } else { format!("x {i}") })
+            .map(|i| {
+                if i % 7 == 0 || i == 8 || i == 60 {
+                    format!("hit {i}")
+                } else {
+                    format!("x {i}")
+                }
+            })
             .collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
         let path = std::env::temp_dir().join(format!("toolcap-view-{}", std::process::id()));
@@ -310,12 +336,17 @@ mod tests {
             let matcher = LineMatch::new(&[pattern]).unwrap();
             for context in [0, 1, 2, 3, 10, 100] {
                 let mut out = Vec::new();
-                let matches = grep_rows(&path, (1, u64::MAX), &matcher, context, &mut |row, line| {
-                    write_row(&mut out, row, line)
-                })
-                .unwrap();
+                let matches =
+                    grep_rows(&path, (1, u64::MAX), &matcher, context, &mut |row, line| {
+                        write_row(&mut out, row, line)
+                    })
+                    .unwrap();
                 let expected = naive(&lines, pattern, context);
-                assert_eq!(String::from_utf8(out).unwrap(), expected, "{pattern} -C {context}");
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    expected,
+                    "{pattern} -C {context}"
+                );
                 let counted = expected.lines().filter(|line| line.contains(':')).count();
                 assert_eq!(matches, counted as u64);
             }

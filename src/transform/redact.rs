@@ -241,7 +241,9 @@ impl Compiled {
     /// Its regex; `None` would be a pattern above that does not compile,
     /// which `the_built_in_patterns_compile` rules out.
     fn regex(&self) -> Option<&Regex> {
-        self.regex.get_or_init(|| Regex::new(&self.pattern).ok()).as_ref()
+        self.regex
+            .get_or_init(|| Regex::new(&self.pattern).ok())
+            .as_ref()
     }
 }
 
@@ -329,7 +331,12 @@ impl Search {
         // The 16-bucket form needs AVX2; without it, whichever Teddy runs.
         for fat in [Some(true), None] {
             let mut config = packed::Config::new();
-            if let Some(searcher) = config.only_teddy_fat(fat).builder().extend(literals).build() {
+            if let Some(searcher) = config
+                .only_teddy_fat(fat)
+                .builder()
+                .extend(literals)
+                .build()
+            {
                 return Ok(Search::Packed(searcher));
             }
         }
@@ -407,7 +414,10 @@ impl RedactRules {
     /// The built-in families and `custom` patterns (each a regex; a group
     /// named `secret` limits what is replaced).
     pub(crate) fn new(custom: &[String]) -> Result<RedactRules, (String, regex::Error)> {
-        let base = BUILT_IN.get_or_init(BuiltIn::new).as_ref().map_err(Clone::clone)?;
+        let base = BUILT_IN
+            .get_or_init(BuiltIn::new)
+            .as_ref()
+            .map_err(Clone::clone)?;
         let custom = custom
             .iter()
             .map(|pattern| Regex::new(pattern).map_err(|err| (pattern.clone(), err)))
@@ -444,9 +454,15 @@ impl BuiltIn {
             for literal in KEY_LITERALS {
                 add(literal, index);
             }
-            families.push(Compiled::new(family, &pattern.replace("KEY_WORDS", KEY_WORDS)));
+            families.push(Compiled::new(
+                family,
+                &pattern.replace("KEY_WORDS", KEY_WORDS),
+            ));
         }
-        let folded: Vec<Vec<u8>> = literals.iter().map(|literal| fold(literal.as_bytes())).collect();
+        let folded: Vec<Vec<u8>> = literals
+            .iter()
+            .map(|literal| fold(literal.as_bytes()))
+            .collect();
         let prefilter = Prefilter::new(&folded).map_err(|err| (String::from("literals"), err))?;
         // Searched in one line at a time: the NFA, which is quick to build,
         // is as fast as a DFA there.
@@ -455,7 +471,12 @@ impl BuiltIn {
             .match_kind(MatchKind::Standard)
             .kind(Some(AhoCorasickKind::NoncontiguousNFA))
             .build(&literals)
-            .map_err(|err| (String::from("literals"), regex::Error::Syntax(err.to_string())))?;
+            .map_err(|err| {
+                (
+                    String::from("literals"),
+                    regex::Error::Syntax(err.to_string()),
+                )
+            })?;
         let pem_end = compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
             .map_err(|err| (String::from("pem end"), err))?;
         Ok(BuiltIn {
@@ -547,7 +568,12 @@ fn merge(found: &mut Vec<Region>) {
 }
 
 /// The region a family's match makes, if it is a secret.
-fn region_of(family: Option<Family>, rank: usize, captures: &Captures, text: &[u8]) -> Option<Region> {
+fn region_of(
+    family: Option<Family>,
+    rank: usize,
+    captures: &Captures,
+    text: &[u8],
+) -> Option<Region> {
     let whole = captures.get(0)?;
     let span = ["s", "s1", "s2"]
         .iter()
@@ -569,7 +595,9 @@ fn region_of(family: Option<Family>, rank: usize, captures: &Captures, text: &[u
         Family::Jwt => "jwt",
         Family::PrivateKey => "private-key",
         Family::Authorization => {
-            let scheme = captures.name("scheme").map(|m| m.as_bytes().to_ascii_lowercase());
+            let scheme = captures
+                .name("scheme")
+                .map(|m| m.as_bytes().to_ascii_lowercase());
             if !plausible_value(value, false) {
                 return None;
             }
@@ -605,7 +633,8 @@ fn region_of(family: Option<Family>, rank: usize, captures: &Captures, text: &[u
             key_kind(&word)
         }
     };
-    let open_pem = family == Family::PrivateKey && !value.windows(8).any(|window| window == b"-----END");
+    let open_pem =
+        family == Family::PrivateKey && !value.windows(8).any(|window| window == b"-----END");
     Some(Region {
         from: whole.start(),
         start: span.start,
@@ -661,7 +690,8 @@ fn plausible_value(value: &[u8], code_like: bool) -> bool {
 fn looks_random(value: &[u8]) -> bool {
     value.len() >= 8
         && (value.iter().any(u8::is_ascii_digit)
-            || (value.iter().any(u8::is_ascii_uppercase) && value.iter().any(u8::is_ascii_lowercase))
+            || (value.iter().any(u8::is_ascii_uppercase)
+                && value.iter().any(u8::is_ascii_lowercase))
             || value.iter().any(|byte| b"+/=~^@#".contains(byte)))
 }
 
@@ -799,8 +829,14 @@ impl Redact {
             if escape.is_none_or(|next| next < at) {
                 escape = Some(memchr(ESC, &text[at..]).map_or(text.len(), |found| at + found));
             }
-            let literal = rules.first_literal(&text[at..], &mut self.scratch).map_or(text.len(), |found| at + found);
-            let next = [Some(literal), custom, escape].into_iter().flatten().min().unwrap_or(text.len());
+            let literal = rules
+                .first_literal(&text[at..], &mut self.scratch)
+                .map_or(text.len(), |found| at + found);
+            let next = [Some(literal), custom, escape]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(text.len());
             if next >= text.len() {
                 out.bytes(&text[at..]);
                 return;
@@ -829,7 +865,10 @@ impl Redact {
             return;
         }
         let open = self.regions.last().is_some_and(|region| {
-            region.open_pem && self.visible[region.end..].iter().all(u8::is_ascii_whitespace)
+            region.open_pem
+                && self.visible[region.end..]
+                    .iter()
+                    .all(u8::is_ascii_whitespace)
         });
         self.rewrite(body);
         if open {
@@ -868,7 +907,9 @@ impl Redact {
             return;
         }
         let text = self.visible.trim_ascii();
-        let base64 = text.iter().all(|&byte| byte.is_ascii_alphanumeric() || b"+/=".contains(&byte));
+        let base64 = text
+            .iter()
+            .all(|&byte| byte.is_ascii_alphanumeric() || b"+/=".contains(&byte));
         let header = !pem.body && is_pem_header(text);
         if base64 || header {
             pem.body |= base64 && !text.is_empty();
@@ -897,7 +938,10 @@ impl Redact {
         let line = std::mem::take(&mut self.line);
         if self.pem.is_some() {
             self.visible_text(&line);
-            let base64 = self.visible.iter().all(|&byte| byte.is_ascii_alphanumeric() || b"+/=".contains(&byte));
+            let base64 = self
+                .visible
+                .iter()
+                .all(|&byte| byte.is_ascii_alphanumeric() || b"+/=".contains(&byte));
             if base64 {
                 self.swallow = Some(Swallow::PemLine);
                 self.line = line;
@@ -988,7 +1032,10 @@ fn is_pem_header(text: &[u8]) -> bool {
     let Some(colon) = memchr(b':', text) else {
         return false;
     };
-    colon > 0 && text[..colon].iter().all(|&byte| byte.is_ascii_alphanumeric() || byte == b'-')
+    colon > 0
+        && text[..colon]
+            .iter()
+            .all(|&byte| byte.is_ascii_alphanumeric() || byte == b'-')
 }
 
 /// The end of the line that holds `at`: after its `\n`, or the end.
@@ -1045,18 +1092,35 @@ mod tests {
     fn the_prefilter_finds_every_literal_in_any_case() {
         let base = rules().0.base;
         let mut scratch = Vec::new();
-        let literals = FAMILIES.iter().flat_map(|spec| spec.literals.iter()).chain(KEY_LITERALS);
+        let literals = FAMILIES
+            .iter()
+            .flat_map(|spec| spec.literals.iter())
+            .chain(KEY_LITERALS);
         for literal in literals {
             let upper = literal.to_ascii_uppercase();
             let lower = literal.to_ascii_lowercase();
-            let mixed: String = lower.chars().enumerate().map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c }).collect();
+            let mixed: String = lower
+                .chars()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i % 2 == 0 {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c
+                    }
+                })
+                .collect();
             for variant in [literal.to_string(), upper, lower, mixed] {
                 for at in [0, FIRST_WINDOW - 2, FIRST_WINDOW + 700, 3 * FOLD_WINDOW - 1] {
                     let mut text = b"2026 INFO worker[3] id=5 path=/api/v1\n".repeat(at / 38 + 1);
                     text.truncate(at);
                     text.extend_from_slice(variant.as_bytes());
                     text.extend_from_slice(b"\nrest\n");
-                    assert_eq!(base.prefilter.first(&text, &mut scratch), Some(at), "{variant:?} at {at}");
+                    assert_eq!(
+                        base.prefilter.first(&text, &mut scratch),
+                        Some(at),
+                        "{variant:?} at {at}"
+                    );
                 }
             }
         }
@@ -1066,13 +1130,20 @@ mod tests {
 
     fn redact(input: &[u8]) -> String {
         let rules = rules();
-        String::from_utf8_lossy(&run_all_chunkings(|| Box::new(Redact::new(rules.clone())), input)).into_owned()
+        String::from_utf8_lossy(&run_all_chunkings(
+            || Box::new(Redact::new(rules.clone())),
+            input,
+        ))
+        .into_owned()
     }
 
     #[test]
     fn the_built_in_patterns_compile() {
         let base = BUILT_IN.get_or_init(BuiltIn::new).as_ref().unwrap();
-        assert!(base.families.len() < 64, "a line's families are a u64's bits");
+        assert!(
+            base.families.len() < 64,
+            "a line's families are a u64's bits"
+        );
         for compiled in &base.families {
             Regex::new(&compiled.pattern).unwrap();
             assert!(compiled.regex().is_some());
@@ -1088,23 +1159,56 @@ mod tests {
                 "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
                 "AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret-key]\n",
             ),
-            ("id AKIAIOSFODNN7EXAMPLE.\n", "id [REDACTED:aws-access-key-id].\n"),
+            (
+                "id AKIAIOSFODNN7EXAMPLE.\n",
+                "id [REDACTED:aws-access-key-id].\n",
+            ),
             (
                 "origin https://x-access-token:ghs_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE@github.com/org/repo.git (fetch)\n",
                 "origin https://[REDACTED:url-credentials]@github.com/org/repo.git (fetch)\n",
             ),
-            ("> Authorization: Bearer abc.def-ghi\n", "> Authorization: Bearer [REDACTED:bearer-token]\n"),
-            ("Authorization: Basic dXNlcjpwYXNz\r\n", "Authorization: Basic [REDACTED:basic-auth]\r\n"),
+            (
+                "> Authorization: Bearer abc.def-ghi\n",
+                "> Authorization: Bearer [REDACTED:bearer-token]\n",
+            ),
+            (
+                "Authorization: Basic dXNlcjpwYXNz\r\n",
+                "Authorization: Basic [REDACTED:basic-auth]\r\n",
+            ),
             ("Authorization: failed\n", "Authorization: failed\n"),
-            ("password=hunter2 next\n", "password=[REDACTED:password] next\n"),
-            ("\"client_secret\": \"s3cr3t\",\n", "\"client_secret\": \"[REDACTED:secret]\",\n"),
-            ("mysql --password 'p w' -u root\n", "mysql --password '[REDACTED:password]' -u root\n"),
-            ("GITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE\n", "GITHUB_TOKEN=[REDACTED:github-token]\n"),
+            (
+                "password=hunter2 next\n",
+                "password=[REDACTED:password] next\n",
+            ),
+            (
+                "\"client_secret\": \"s3cr3t\",\n",
+                "\"client_secret\": \"[REDACTED:secret]\",\n",
+            ),
+            (
+                "mysql --password 'p w' -u root\n",
+                "mysql --password '[REDACTED:password]' -u root\n",
+            ),
+            (
+                "GITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE\n",
+                "GITHUB_TOKEN=[REDACTED:github-token]\n",
+            ),
             ("    token: String,\n", "    token: String,\n"),
-            ("max_tokens=100 tokenizer=o200k\n", "max_tokens=100 tokenizer=o200k\n"),
-            ("git@github.com:org/repo.git ssh://git@host/x\n", "git@github.com:org/repo.git ssh://git@host/x\n"),
-            ("token=$GITHUB_TOKEN password=***\n", "token=$GITHUB_TOKEN password=***\n"),
-            ("password=[REDACTED:password]\n", "password=[REDACTED:password]\n"),
+            (
+                "max_tokens=100 tokenizer=o200k\n",
+                "max_tokens=100 tokenizer=o200k\n",
+            ),
+            (
+                "git@github.com:org/repo.git ssh://git@host/x\n",
+                "git@github.com:org/repo.git ssh://git@host/x\n",
+            ),
+            (
+                "token=$GITHUB_TOKEN password=***\n",
+                "token=$GITHUB_TOKEN password=***\n",
+            ),
+            (
+                "password=[REDACTED:password]\n",
+                "password=[REDACTED:password]\n",
+            ),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input.as_bytes()), *expected, "{input}");
@@ -1117,7 +1221,10 @@ mod tests {
             redact(b"t ghp_FAKEfakeFAKE\x1b[1mfakeFAKEfakeFAKEfakeFAKE\x1b[0m ok\n"),
             "t [REDACTED:github-token]\x1b[0m ok\n"
         );
-        assert_eq!(redact(b"pass\x1b[32mword=hunter2\n"), "pass\x1b[32mword=[REDACTED:password]\n");
+        assert_eq!(
+            redact(b"pass\x1b[32mword=hunter2\n"),
+            "pass\x1b[32mword=[REDACTED:password]\n"
+        );
     }
 
     #[test]
@@ -1130,7 +1237,10 @@ mod tests {
             "before\nkey: [REDACTED:private-key]\nafter\n"
         );
         assert_eq!(output.merged, vec![(7, 6)]);
-        assert_eq!(redact(input), "before\nkey: [REDACTED:private-key]\nafter\n");
+        assert_eq!(
+            redact(input),
+            "before\nkey: [REDACTED:private-key]\nafter\n"
+        );
         // Without an END line, the first line that is not base64 ends it.
         assert_eq!(
             redact(b"-----BEGIN PRIVATE KEY-----\nMIIFAKE\nerror: cut short\n"),
@@ -1147,7 +1257,13 @@ mod tests {
         let rules = rules();
         let make = || -> Box<dyn Transform + Send> { Box::new(Redact::new(rules.clone())) };
         let token = b"ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE";
-        for place in [0, LINE_LIMIT - OVERLAP - 10, LINE_LIMIT - 20, LINE_LIMIT + 5, 3 * LINE_LIMIT] {
+        for place in [
+            0,
+            LINE_LIMIT - OVERLAP - 10,
+            LINE_LIMIT - 20,
+            LINE_LIMIT + 5,
+            3 * LINE_LIMIT,
+        ] {
             let mut input = vec![b'x'; place];
             input.push(b' ');
             input.extend_from_slice(token);
@@ -1169,14 +1285,18 @@ mod tests {
         input.extend(b"ab1".repeat(LINE_LIMIT));
         input.extend_from_slice(b" after\n");
         let output = run(make, &input, 4096).bytes;
-        assert_eq!(String::from_utf8_lossy(&output), "token=[REDACTED:token] after\n");
+        assert_eq!(
+            String::from_utf8_lossy(&output),
+            "token=[REDACTED:token] after\n"
+        );
     }
 
     #[test]
     fn every_chunking_of_a_short_input_gives_the_same_output() {
         // `redact` runs every chunking from 1 byte up and fails on any
         // that differs from the whole input's.
-        let input = b"a AKIAFAKE000000000042 b\nGITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE\n\
+        let input =
+            b"a AKIAFAKE000000000042 b\nGITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE\n\
             -----BEGIN PRIVATE KEY-----\nMIIFAKE0\n-----END PRIVATE KEY-----\n\
             Authorization: Bearer FAKE\x1b[0mtoken42\r\nhttps://u:FAKEpw42@h/x password=FAKEpw43";
         assert_eq!(
