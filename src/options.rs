@@ -15,7 +15,7 @@ use crate::measure::{BYTES_PER_TOKEN, Measure, RealCount, Tokenizer};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle, VerifiersCut};
 use crate::size::SizeOrPercent;
-use crate::transform::{Cleaning, FoldRules, RedactRules};
+use crate::transform::{Cleaning, FoldRules, KINDS, RedactRules};
 
 /// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
 pub const DEFAULT_MAX: u64 = 10_000;
@@ -458,21 +458,22 @@ impl Options {
         self
     }
 
-    /// These options without `--keep`, `--keep-errors`, `--fold` and
-    /// `--fold-pattern`: for a view that is already a choice of lines
-    /// (`--show --grep`).
+    /// These options without `--keep`, `--keep-error`, `--keep-errors`,
+    /// `--fold` and `--fold-pattern`: for a view that is already a choice
+    /// of lines (`--show --grep`).
     pub(crate) fn without_line_picks(mut self) -> Options {
         self.keep.clear();
+        self.keep_error.clear();
         self.keep_errors = false;
         self.fold = false;
         self.fold_patterns.clear();
         self
     }
 
-    /// Whether the marker's wording is the user's (`--marker`) or
-    /// codex's (`--style codex`).
+    /// Whether the marker's wording is the user's (`--marker`), codex's
+    /// (`--style codex`) or verifiers' (`--style verifiers`).
     pub(crate) fn has_own_marker(&self) -> bool {
-        self.marker_template.is_some() || self.style == Style::Codex
+        self.marker_template.is_some() || matches!(self.style, Style::Codex | Style::Verifiers)
     }
 
     /// `--redact`: replace the credentials it recognises (README,
@@ -539,8 +540,6 @@ impl Options {
                 ("--marker", self.marker_template.is_some()),
                 ("--style codex", plan.text.codex.is_some()),
                 ("--style verifiers", plan.text.verifiers.is_some()),
-                // The `Cleaned:` line names each kind redacted, with its count.
-                ("--redact", plan.redact.is_some()),
             ];
             if let Some((name, _)) = other.iter().find(|(_, given)| *given) {
                 return Err(usage(format!(
@@ -974,8 +973,15 @@ impl Options {
             || cleaning.squeeze
             || cleaning.max_line.is_some()
             || self.fold;
-        if cleans {
-            lines += &format!("Cleaned: {most} raw bytes became {most} bytes\n");
+        let redacts = self.redact || !self.redact_patterns.is_empty();
+        if cleans || redacts {
+            lines += &format!("Cleaned: {most} raw bytes became {most} bytes");
+            if redacts {
+                // Each kind at most once, each with its count.
+                let kinds = KINDS.map(|kind| format!("{kind} {most}"));
+                lines += &format!("; redacted: {}", kinds.join(", "));
+            }
+            lines += "\n";
         }
         lines += &format!("\x1b[0m\n[... {most} bytes truncated");
         if !self.keep.is_empty() || !self.keep_error.is_empty() || self.keep_errors {

@@ -168,7 +168,7 @@ struct Args {
                      --max becomes SIZE less the room the header, one marker and a status line \
                      can take. A SIZE smaller than that room is a usage error naming the least \
                      SIZE that works. Not with --max, --tokens, --chars, --format, --header, \
-                     --marker, --style codex or verifiers, --redact, --stderr separate or --json.\n\nExample: --total \
+                     --marker, --style codex or verifiers, --stderr separate or --json.\n\nExample: --total \
                      10k fits mini-swe-agent's 10,000-character cut"
     )]
     total: Option<u64>,
@@ -1026,7 +1026,59 @@ pub(crate) enum Stop {
 /// Parses the arguments (`argv[0]` first) and the process's environment
 /// into a `Config`.
 pub(crate) fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Config, Stop> {
-    parse_from(argv, |name| std::env::var_os(name))
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    parse_from(argv.clone(), |name| std::env::var_os(name)).map_err(|stop| match stop {
+        Stop::Usage(message) => match unexpected_hint(&argv) {
+            Some(hint) => Stop::Usage(format!("{message}; {hint}")),
+            None => Stop::Usage(message),
+        },
+        stop => stop,
+    })
+}
+
+/// `toolcap --max 10k ls -la` is refused by clap at `-la`, before the
+/// missing FILE `ls` would get its hint (issue 23): when clap refused an
+/// unexpected argument, a word before it read as the first FILE is no file
+/// and names a program on PATH, the same hint, naming the program. Only
+/// for the command line: the Python functions and the hook name no
+/// `toolcap` command to run.
+fn unexpected_hint(argv: &[OsString]) -> Option<String> {
+    use clap::error::ErrorKind;
+    let definition = command();
+    let parse = |end: usize| definition.clone().try_get_matches_from(&argv[..end]);
+    let unknown = |err: clap::Error| err.kind() == ErrorKind::UnknownArgument;
+    if !parse(argv.len()).is_err_and(unknown) {
+        return None;
+    }
+    // clap reads left to right and stops at the first unexpected word: the
+    // shortest prefix refused that way ends with it.
+    let end = (1..=argv.len()).find(|&end| parse(end).is_err_and(unknown))?;
+    let unexpected = end - 1;
+    // The first FILE: the word that gives a prefix its first FILE, as long
+    // as no -c STRING makes it a command line that cannot take one.
+    let first_file = |at: usize| {
+        let matches = parse(at + 1).ok()?;
+        if matches.value_source("command").is_some() {
+            return None;
+        }
+        matches.get_many::<PathBuf>("files")?.next().cloned()
+    };
+    let at = (1..unexpected)
+        .find(|&at| first_file(at).is_some_and(|file| file.as_os_str() == argv[at]))?;
+    let name = argv[at].as_os_str();
+    let missing =
+        std::fs::metadata(name).is_err_and(|err| err.kind() == std::io::ErrorKind::NotFound);
+    if !missing || !super::on_path(name) {
+        return None;
+    }
+    // The words after the unexpected one are the program's, as it is; an
+    // option between the program and it was taken as toolcap's, and may
+    // have been meant so.
+    let unsure = argv[at + 1..unexpected]
+        .iter()
+        .any(|word| word.as_encoded_bytes().starts_with(b"-"));
+    let hint = super::dash_hint(&argv[1..], at - 1, unsure);
+    Some(format!("'{}' is a program: {hint}", name.to_string_lossy()))
 }
 
 pub(crate) fn parse_from(

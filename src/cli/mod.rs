@@ -97,8 +97,19 @@ fn run_hint(argv: &[OsString], file: &Path, problem: &Problem) -> Option<String>
     // `--` goes before the first of them.
     let words = argv.get(1..).unwrap_or_default();
     let at = words.iter().position(|word| word == name)?;
-    if words[at..].iter().any(|word| word.as_bytes().starts_with(b"-")) {
-        return Some("to run it, put -- before it and its arguments, after toolcap's options".into());
+    let unsure = words[at..]
+        .iter()
+        .any(|word| word.as_bytes().starts_with(b"-"));
+    Some(dash_hint(words, at, unsure))
+}
+
+/// The hint itself, for toolcap's arguments `words` (no `argv[0]`) of
+/// which `words[at]` names a program: the command line with `--` before
+/// it; or, when `unsure` (an option after it may be toolcap's), only where
+/// `--` goes.
+fn dash_hint(words: &[OsString], at: usize, unsure: bool) -> String {
+    if unsure {
+        return "to run it, put -- before it and its arguments, after toolcap's options".into();
     }
     let quote = |word: &OsString| shell_quoted(word.as_bytes());
     let command: Vec<String> = std::iter::once("toolcap".to_string())
@@ -106,7 +117,7 @@ fn run_hint(argv: &[OsString], file: &Path, problem: &Problem) -> Option<String>
         .chain(std::iter::once("--".to_string()))
         .chain(words[at..].iter().map(quote))
         .collect();
-    Some(format!("to run it, put -- before it: {}", command.join(" ")))
+    format!("to run it, put -- before it: {}", command.join(" "))
 }
 
 /// Whether `name` (a bare name, no `/`) is an executable file in a

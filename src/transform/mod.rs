@@ -27,7 +27,7 @@ mod utf8;
 
 pub(crate) use fold::FoldRules;
 pub(crate) use lines::split_terminator;
-pub(crate) use redact::{Redact, RedactRules, Redactions};
+pub(crate) use redact::{KINDS, Redact, RedactRules, Redactions};
 
 use crate::report::SpillReport;
 

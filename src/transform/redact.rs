@@ -52,6 +52,34 @@ const ESC: u8 = 0x1B;
 /// The kind of what `--redact-pattern` matched.
 pub(crate) const CUSTOM: &str = "custom";
 
+/// Every kind the `Cleaned:` line can name (each once, with its count):
+/// `--total` leaves room for all of them. A test checks that each
+/// family's kinds are here.
+pub(crate) const KINDS: [&str; 22] = [
+    "github-token",
+    "gitlab-token",
+    "slack-token",
+    "slack-webhook",
+    "stripe-key",
+    "anthropic-key",
+    "openai-key",
+    "google-api-key",
+    "aws-access-key-id",
+    "aws-secret-key",
+    "jwt",
+    "private-key",
+    "bearer-token",
+    "basic-auth",
+    "authorization",
+    "url-credentials",
+    "password",
+    "secret",
+    "token",
+    "api-key",
+    "access-key",
+    CUSTOM,
+];
+
 /// How many secrets of each kind were redacted.
 pub type Redactions = BTreeMap<String, u64>;
 
@@ -215,11 +243,11 @@ const FAMILIES: &[Spec] = &[
 ];
 
 /// `--password VALUE` and `-p`-less flags: the key starts with a dash.
-const FLAG: &str = r#"(?i)(?:^|\s)--?(?:[a-z0-9_.-]*?[_.-])?(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?:=|\s+)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>[^\s"'`,;&]+))"#;
+const FLAG: &str = r#"(?i)(?:^|\s)--?(?:[a-z0-9_.-]*?[_.-])?(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?:=|\s+)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>(?:[^\s"'`,;&\\]|\\[^nrtu"\\/])+))"#;
 
 /// `KEY=value`, `key: value`, `"key": "value"`: the key name ends in a word
 /// of [`KEY_WORDS`].
-const ASSIGNMENT: &str = r#"(?i)(?:^|[^a-z0-9_.-])(?:[a-z0-9_.-]*?)(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?P<q>["']?)(?P<sep>\s*[:=]\s*)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>[^\s"'`,;&]+))"#;
+const ASSIGNMENT: &str = r#"(?i)(?:^|[^a-z0-9_.-])(?:[a-z0-9_.-]*?)(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?P<q>["']?)(?P<sep>\s*[:=]\s*)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>(?:[^\s"'`,;&\\]|\\[^nrtu"\\/])+))"#;
 
 /// A family, compiled when a line first needs it: most runs need few, and
 /// compiling them all took most of a short run's time.
@@ -630,7 +658,13 @@ fn region_of(
             if !plausible_value(value, code_like) {
                 return None;
             }
-            key_kind(&word)
+            let kind = key_kind(&word);
+            // `max_token=4096`, `--max-tokens 2048`: a count, not a
+            // credential (a password of digits is still one).
+            if kind == "token" && value.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            kind
         }
     };
     let open_pem =
@@ -1209,9 +1243,30 @@ mod tests {
                 "password=[REDACTED:password]\n",
                 "password=[REDACTED:password]\n",
             ),
+            // Inside a JSON string an unquoted value ends at an escape.
+            (
+                "{\"log\": \"GITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfake0000\\nHOME=/root\\nPATH=/usr/bin\"}\n",
+                "{\"log\": \"GITHUB_TOKEN=[REDACTED:github-token]\\nHOME=/root\\nPATH=/usr/bin\"}\n",
+            ),
+            (
+                "{\"log\": \"password=abc\\nHOME=/root\"}\n",
+                "{\"log\": \"password=[REDACTED:password]\\nHOME=/root\"}\n",
+            ),
+            // A count is no credential; a password of digits is one.
+            (
+                "max_token=4096 --max-token 2048 password=123456\n",
+                "max_token=4096 --max-token 2048 password=[REDACTED:password]\n",
+            ),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input.as_bytes()), *expected, "{input}");
+        }
+        // Every kind a case names is one the `Cleaned:` line has room for.
+        for (_, expected) in cases {
+            for kind in expected.split("[REDACTED:").skip(1) {
+                let kind = &kind[..kind.find(']').unwrap()];
+                assert!(KINDS.contains(&kind), "{kind} is not in KINDS");
+            }
         }
     }
 

@@ -350,15 +350,20 @@ fn control_characters_in_names_and_values_stay_escaped_on_one_line() {
         ));
 }
 
-#[test]
-fn a_file_that_names_a_program_on_path_gets_the_hint_to_run_it() {
-    let bin = TempDir::new("hint-bin");
-    let cwd = TempDir::new("hint-cwd");
+/// An executable `toolcap-test-prog` in `bin`, for a PATH of `bin` alone.
+fn fake_program(bin: &TempDir) {
     let program = bin.join("toolcap-test-prog");
     std::fs::write(&program, "#!/bin/sh\necho ran\n").unwrap();
     let mut permissions = std::fs::metadata(&program).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
     std::fs::set_permissions(&program, permissions).unwrap();
+}
+
+#[test]
+fn a_file_that_names_a_program_on_path_gets_the_hint_to_run_it() {
+    let bin = TempDir::new("hint-bin");
+    let cwd = TempDir::new("hint-cwd");
+    fake_program(&bin);
     let run = |args: &[&str]| {
         toolcap()
             .current_dir(cwd.path())
@@ -387,6 +392,51 @@ fn a_file_that_names_a_program_on_path_gets_the_hint_to_run_it() {
         .stderr("toolcap: 'no-such-program': No such file or directory (os error 2)\n");
     run(&["./toolcap-test-prog"])
         .stderr("toolcap: './toolcap-test-prog': No such file or directory (os error 2)\n");
+}
+
+#[test]
+fn an_unexpected_argument_after_a_program_on_path_gets_the_hint_to_run_it() {
+    let bin = TempDir::new("hint-unexpected-bin");
+    let cwd = TempDir::new("hint-unexpected-cwd");
+    fake_program(&bin);
+    let run = |args: &[&str]| {
+        toolcap()
+            .current_dir(cwd.path())
+            .env("PATH", bin.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+    };
+    // clap refuses `-la` before the FILE is read: its error, then the hint.
+    run(&["--max", "10k", "toolcap-test-prog", "-la"]).stderr(
+        "toolcap: unexpected argument '-l' found; 'toolcap-test-prog' is a program: to run it, \
+         put -- before it: toolcap --max 10k -- toolcap-test-prog -la\n",
+    );
+    run(&["toolcap-test-prog", "log", "--oneline", "it's"]).stderr(
+        "toolcap: unexpected argument '--oneline' found; 'toolcap-test-prog' is a program: to run \
+         it, put -- before it: toolcap -- toolcap-test-prog log --oneline 'it'\\''s'\n",
+    );
+    // A value of toolcap's option is not the FILE.
+    run(&["--spill", "toolcap-test-prog", "toolcap-test-prog", "-j8"]).stderr(
+        "toolcap: unexpected argument '-j' found; 'toolcap-test-prog' is a program: to run it, \
+         put -- before it: toolcap --spill toolcap-test-prog -- toolcap-test-prog -j8\n",
+    );
+    // toolcap took an option between them: the hint says where -- goes.
+    run(&["toolcap-test-prog", "--max", "3", "-la"]).stderr(
+        "toolcap: unexpected argument '-l' found; 'toolcap-test-prog' is a program: to run it, \
+         put -- before it and its arguments, after toolcap's options\n",
+    );
+    // An existing file, a word not on PATH, a path, no word before the
+    // unexpected argument, or -c: clap's error alone.
+    std::fs::write(cwd.join("toolcap-test-prog"), "a file\n").unwrap();
+    run(&["toolcap-test-prog", "-la"]).stderr("toolcap: unexpected argument '-l' found\n");
+    std::fs::remove_file(cwd.join("toolcap-test-prog")).unwrap();
+    run(&["no-such-program", "-la"]).stderr("toolcap: unexpected argument '-l' found\n");
+    run(&["./toolcap-test-prog", "-la"]).stderr("toolcap: unexpected argument '-l' found\n");
+    run(&["-la", "toolcap-test-prog"]).stderr("toolcap: unexpected argument '-l' found\n");
+    run(&["-c", "true", "toolcap-test-prog", "-la"])
+        .stderr("toolcap: unexpected argument '-l' found\n");
 }
 
 #[test]

@@ -96,7 +96,7 @@ fn a_pytest_run_keeps_every_failure_and_folds_the_passes() {
         .env_remove("BUILD_NUMBER")
         .env("COLUMNS", "80")
         .env("PYTHONDONTWRITEBYTECODE", "1")
-        .args(["--profile", "auto", "--max", "2200", "--spill"])
+        .args(["--profile", "auto", "--max", "3600", "--spill"])
         .arg(&raw)
         .args([
             "--",
