@@ -186,47 +186,41 @@ fn run_hook(command: hook::Command) -> u8 {
             }
             0
         }
-        hook::Command::Install(path) => match hook::settings::install(&path) {
-            Ok(change) => {
-                let done = match change {
-                    hook::settings::Change::Unchanged => {
-                        format!("the toolcap hook is already in '{}'", path.display())
-                    }
-                    hook::settings::Change::Written { backup } => format!(
-                        "added the toolcap hook to '{}'{}",
-                        path.display(),
-                        backup.map(|b| format!(" (the previous file is '{}')", b.display())).unwrap_or_default()
-                    ),
-                };
-                let _ = writeln!(io::stdout().lock(), "{done}");
-                0
-            }
-            Err(message) => {
-                print_error(&message);
-                EXIT_FAILURE
-            }
-        },
-        hook::Command::Uninstall(path) => match hook::settings::uninstall(&path) {
-            Ok(change) => {
-                let done = match change {
-                    hook::settings::Change::Unchanged => {
-                        format!("the toolcap hook is not in '{}'", path.display())
-                    }
-                    hook::settings::Change::Written { backup } => format!(
-                        "removed the toolcap hook from '{}'{}",
-                        path.display(),
-                        backup.map(|b| format!(" (the previous file is '{}')", b.display())).unwrap_or_default()
-                    ),
-                };
-                let _ = writeln!(io::stdout().lock(), "{done}");
-                0
-            }
-            Err(message) => {
-                print_error(&message);
-                EXIT_FAILURE
-            }
-        },
+        hook::Command::Install(path) => settings_changed(
+            hook::settings::install(&path),
+            &path,
+            ("the toolcap hook is already in", "added the toolcap hook to"),
+        ),
+        hook::Command::Uninstall(path) => settings_changed(
+            hook::settings::uninstall(&path),
+            &path,
+            ("the toolcap hook is not in", "removed the toolcap hook from"),
+        ),
     }
+}
+
+/// Says what `--install-hook` or `--uninstall-hook` did to the settings at
+/// `path` (`unchanged` or `written`, the path after it), and its status.
+fn settings_changed(
+    change: Result<hook::settings::Change, String>,
+    path: &Path,
+    (unchanged, written): (&str, &str),
+) -> u8 {
+    let done = match change {
+        Ok(hook::settings::Change::Unchanged) => format!("{unchanged} '{}'", path.display()),
+        Ok(hook::settings::Change::Written { backup }) => format!(
+            "{written} '{}'{}",
+            path.display(),
+            backup.map(|b| format!(" (the previous file is '{}')", b.display())).unwrap_or_default()
+        ),
+        Err(message) => {
+            print_error(&message);
+            return EXIT_FAILURE;
+        }
+    };
+    // Nothing is left to do if stdout is gone.
+    let _ = writeln!(io::stdout().lock(), "{done}");
+    0
 }
 
 /// Prints what went wrong and decides the status: the command's own when
