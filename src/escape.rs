@@ -173,8 +173,16 @@ fn sequence_at(bytes: &[u8], start: usize) -> Option<usize> {
             while (0x20..=0x2F).contains(&byte_at(i)?) {
                 i += 1;
             }
-            let last = if kind == b'[' { 0x40..=0x7E } else { 0x30..=0x7E };
-            Some(if last.contains(&byte_at(i)?) { i + 1 } else { i })
+            let last = if kind == b'[' {
+                0x40..=0x7E
+            } else {
+                0x30..=0x7E
+            };
+            Some(if last.contains(&byte_at(i)?) {
+                i + 1
+            } else {
+                i
+            })
         }
         b']' | b'P' | b'X' | b'^' | b'_' => {
             let osc = kind == b']';

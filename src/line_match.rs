@@ -119,8 +119,14 @@ impl ErrorWords {
         }
         let blank = |byte: &u8| byte.is_ascii_whitespace();
         self.words.find_iter(line).any(|found| {
-            let start = line[..found.start()].iter().rposition(blank).map_or(0, |at| at + 1);
-            let end = line[found.end()..].iter().position(blank).map_or(line.len(), |at| found.end() + at);
+            let start = line[..found.start()]
+                .iter()
+                .rposition(blank)
+                .map_or(0, |at| at + 1);
+            let end = line[found.end()..]
+                .iter()
+                .position(blank)
+                .map_or(line.len(), |at| found.end() + at);
             let token = &line[start..end];
             let whole = start == 0 && end == line.len();
             let name = token.contains(&b'/')
@@ -152,12 +158,21 @@ impl LineMatch {
     /// Whether the whole line `chunk[start..end]` matches, asked of the
     /// lines of one chunk in order: the lines before the next candidate
     /// are answered without a regex search.
-    pub(crate) fn matches_in(&self, chunk: &[u8], start: usize, end: usize, ahead: &mut Ahead) -> bool {
+    pub(crate) fn matches_in(
+        &self,
+        chunk: &[u8],
+        start: usize,
+        end: usize,
+        ahead: &mut Ahead,
+    ) -> bool {
         let found = match ahead.found {
             Some(found) if found >= start => found,
             _ => {
                 let rest = &chunk[start..];
-                let found = start + self.candidate(rest, &mut ahead.scratch).unwrap_or(rest.len());
+                let found = start
+                    + self
+                        .candidate(rest, &mut ahead.scratch)
+                        .unwrap_or(rest.len());
                 *ahead.found.insert(found)
             }
         };
@@ -234,7 +249,9 @@ fn pattern_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     }
     let mut best: Option<(usize, Vec<Vec<u8>>)> = None;
     for candidate in candidates {
-        let mut seq = Extractor::new().kind(ExtractKind::Prefix).extract(&candidate);
+        let mut seq = Extractor::new()
+            .kind(ExtractKind::Prefix)
+            .extract(&candidate);
         // "fail" stands for "fails" and "failed" too.
         seq.optimize_for_prefix_by_preference();
         let Some(literals) = seq.literals() else {
@@ -270,8 +287,12 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
         HirKind::Literal(literal) => Hir::literal(literal.0.to_ascii_lowercase()),
         HirKind::Class(Class::Unicode(class)) => {
             let capitals = ClassUnicodeRange::new('A', 'Z');
-            let ranges = class.ranges().iter().map(|range| (u32::from(range.start()), u32::from(range.end())));
-            let lowered = lowered_capitals(ranges).map(|(start, end)| ClassUnicodeRange::new(char::from(start), char::from(end)));
+            let ranges = class
+                .ranges()
+                .iter()
+                .map(|range| (u32::from(range.start()), u32::from(range.end())));
+            let lowered = lowered_capitals(ranges)
+                .map(|(start, end)| ClassUnicodeRange::new(char::from(start), char::from(end)));
             let mut folded = class.clone();
             folded.difference(&ClassUnicode::new([capitals]));
             folded.union(&ClassUnicode::new(lowered));
@@ -279,8 +300,12 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
         }
         HirKind::Class(Class::Bytes(class)) => {
             let capitals = ClassBytesRange::new(b'A', b'Z');
-            let ranges = class.ranges().iter().map(|range| (u32::from(range.start()), u32::from(range.end())));
-            let lowered = lowered_capitals(ranges).map(|(start, end)| ClassBytesRange::new(start, end));
+            let ranges = class
+                .ranges()
+                .iter()
+                .map(|range| (u32::from(range.start()), u32::from(range.end())));
+            let lowered =
+                lowered_capitals(ranges).map(|(start, end)| ClassBytesRange::new(start, end));
             let mut folded = class.clone();
             folded.difference(&ClassBytes::new([capitals]));
             folded.union(&ClassBytes::new(lowered));
@@ -311,16 +336,26 @@ mod tests {
     #[test]
     fn keep_errors_starts_with_a_few_lower_case_words() {
         let matcher = LineMatch::new(&[KEEP_ERRORS]).unwrap();
-        let hir = regex_syntax::ParserBuilder::new().utf8(false).build().parse(KEEP_ERRORS).unwrap();
+        let hir = regex_syntax::ParserBuilder::new()
+            .utf8(false)
+            .build()
+            .parse(KEEP_ERRORS)
+            .unwrap();
         let starts = pattern_literals(&fold_ascii_case(&hir)).expect("literals");
         // error, exception, fail, panic, traceback (and its Kelvin-sign
         // k), fatal, "E   ": not the 2^n case variants of each.
         assert!(starts.len() <= 10, "{starts:?}");
-        assert!(matches!(matcher.literals.as_ref().map(|found| &found.search), Some(Search::Packed(_))));
+        assert!(matches!(
+            matcher.literals.as_ref().map(|found| &found.search),
+            Some(Search::Packed(_))
+        ));
         let mut scratch = Vec::new();
         let text = b"INFO ok\nINFO items processed\n2 tests FAILED\n";
         assert_eq!(matcher.candidate(text, &mut scratch), Some(text.len() - 7));
-        assert_eq!(matcher.candidate(b"INFO ok\nall good\n", &mut scratch), None);
+        assert_eq!(
+            matcher.candidate(b"INFO ok\nall good\n", &mut scratch),
+            None
+        );
         assert_eq!(matcher.candidate(b"E   assert\n", &mut scratch), Some(0));
     }
 
@@ -377,8 +412,26 @@ mod tests {
     fn pattern() -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::prelude::*;
         let piece = prop::sample::select(vec![
-            "err", "ERR", "(?i)fail", "[A-C]x", "x+", r"\d+", "^", "$", r"\b", ".", "(a|bc)",
-            "\u{e9}", "(?i)\u{e9}", "K", "(?i)k", r"\S+", "ok?", "(?i:ab|Cd)", "=+ ", "[^a]",
+            "err",
+            "ERR",
+            "(?i)fail",
+            "[A-C]x",
+            "x+",
+            r"\d+",
+            "^",
+            "$",
+            r"\b",
+            ".",
+            "(a|bc)",
+            "\u{e9}",
+            "(?i)\u{e9}",
+            "K",
+            "(?i)k",
+            r"\S+",
+            "ok?",
+            "(?i:ab|Cd)",
+            "=+ ",
+            "[^a]",
         ]);
         let concat = prop::collection::vec(piece, 1..4).prop_map(|pieces| pieces.concat());
         prop::collection::vec(concat, 1..3).prop_map(|branches| branches.join("|"))

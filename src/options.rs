@@ -531,7 +531,9 @@ impl Options {
         let format = self.format;
         let name = format.name();
         let refuse = |other: &str, why: &str| {
-            Err(usage(format!("--format {name} cannot be combined with {other}: {why}")))
+            Err(usage(format!(
+                "--format {name} cannot be combined with {other}: {why}"
+            )))
         };
         if self.total.is_some() {
             let other = [
@@ -555,7 +557,11 @@ impl Options {
             return refuse("--style verifiers", "verifiers sets its own cuts");
         }
         if matches!(format, Format::Json | Format::Diff | Format::Csv) && plan.keep.is_some() {
-            let keep = if self.keep.is_empty() { "--keep-errors" } else { "--keep" };
+            let keep = if self.keep.is_empty() {
+                "--keep-errors"
+            } else {
+                "--keep"
+            };
             return refuse(keep, "kept lines would break records apart");
         }
         if format == Format::Json && self.lines.is_some() {
@@ -569,7 +575,10 @@ impl Options {
             return refuse(&tokenizer, "a document's budget is in bytes");
         }
         if !format.may_be_json() {
-            for (option, given) in [("--json-limit", self.json_limit.is_some()), ("--pretty", self.pretty)] {
+            for (option, given) in [
+                ("--json-limit", self.json_limit.is_some()),
+                ("--pretty", self.pretty),
+            ] {
                 if given {
                     return Err(usage(format!("{option} needs --format json or auto")));
                 }
@@ -597,7 +606,9 @@ impl Options {
         let mut cleaning = self.cleaning.clone();
         if text.codex.is_some() {
             if keep.is_some() {
-                return Err(usage("--style codex shows one marker: it cannot be combined with --keep"));
+                return Err(usage(
+                    "--style codex shows one marker: it cannot be combined with --keep",
+                ));
             }
             // codex decodes the output as UTF-8 and cuts it at characters.
             cleaning.utf8 = true;
@@ -691,15 +702,17 @@ impl Options {
                     )));
                 }
                 // A window's budget is in tokens too.
-                Some(match self.tokens.or(self.window.and_then(|window| window.tokens)) {
-                    Some(_) => {
-                        let budget = self.budget()?;
-                        CodexMarker::Tokens {
-                            budget: budget.head + budget.tail,
+                Some(
+                    match self.tokens.or(self.window.and_then(|window| window.tokens)) {
+                        Some(_) => {
+                            let budget = self.budget()?;
+                            CodexMarker::Tokens {
+                                budget: budget.head + budget.tail,
+                            }
                         }
-                    }
-                    None => CodexMarker::Chars,
-                })
+                        None => CodexMarker::Chars,
+                    },
+                )
             }
             Style::Verifiers => None,
         };
@@ -790,12 +803,11 @@ impl Options {
         if patterns.is_empty() {
             return Ok(None);
         }
-        for (pattern, option) in self
-            .keep
-            .iter()
-            .map(|pattern| (pattern, "--keep"))
-            .chain(self.keep_error.iter().map(|pattern| (pattern, "--keep-error")))
-        {
+        for (pattern, option) in self.keep.iter().map(|pattern| (pattern, "--keep")).chain(
+            self.keep_error
+                .iter()
+                .map(|pattern| (pattern, "--keep-error")),
+        ) {
             Regex::new(pattern).map_err(|err| invalid_pattern(pattern, option, &err))?;
         }
         let lines = LineMatch::new(&patterns)
@@ -809,7 +821,10 @@ impl Options {
         let others = compile(&self.keep, "--keep")?;
         let errors = compile(&self.keep_error, "--keep-error")?;
         let error_words = match self.keep_errors {
-            true => Some(ErrorWords::new().map_err(|err| usage(format!("invalid --keep-errors pattern: {err}")))?),
+            true => Some(
+                ErrorWords::new()
+                    .map_err(|err| usage(format!("invalid --keep-errors pattern: {err}")))?,
+            ),
             false => None,
         };
         let max = budget.head.saturating_add(budget.tail);
@@ -910,7 +925,11 @@ impl Options {
             return Ok(None);
         };
         let Some(tokens) = window.tokens else {
-            let name = if window.recent.is_some() { "--recent" } else { "--window-ceiling" };
+            let name = if window.recent.is_some() {
+                "--recent"
+            } else {
+                "--window-ceiling"
+            };
             return Err(usage(format!("{name} needs --window")));
         };
         if window.recent == Some(0) {
@@ -1118,7 +1137,11 @@ pub(crate) fn invalid_pattern(pattern: &str, option: &str, err: &regex::Error) -
     // The regex crate explains over several lines; its last says what is
     // wrong.
     let why = err.to_string();
-    let why = why.lines().last().unwrap_or_default().trim_start_matches("error: ");
+    let why = why
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .trim_start_matches("error: ");
     usage(format!("invalid value '{pattern}' for '{option}': {why}"))
 }
 
@@ -1151,16 +1174,24 @@ mod tests {
         // that default.
         let both = o().head(Bytes(1_000)).tail(Bytes(20_000));
         assert_eq!(split(both), Ok((1_000, 20_000)));
-        let from_env = o().max_from_environment(1_000).head(Percent(20)).tail(Percent(80));
+        let from_env = o()
+            .max_from_environment(1_000)
+            .head(Percent(20))
+            .tail(Percent(80));
         assert_eq!(split(from_env), Ok((200, 800)));
-        let over_env = o().max_from_environment(100).head(Bytes(60)).tail(Bytes(50));
+        let over_env = o()
+            .max_from_environment(100)
+            .head(Bytes(60))
+            .tail(Bytes(50));
         assert_eq!(split(over_env), Ok((60, 50)));
         let env_head = o().max_from_environment(100).head(Bytes(200));
         assert_eq!(
             split(env_head),
-            Err("--head (200 bytes) exceeds TOOLCAP_MAX (100 bytes): TOOLCAP_MAX is the \
+            Err(
+                "--head (200 bytes) exceeds TOOLCAP_MAX (100 bytes): TOOLCAP_MAX is the \
                  ceiling for head and tail together"
-                .into())
+                    .into()
+            )
         );
         let rounded = o().max(7).head(Percent(50)).tail(Percent(50));
         assert_eq!(split(rounded), Ok((3, 3)));

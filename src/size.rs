@@ -62,12 +62,12 @@ impl SizeOrPercent {
 /// Parses SIZE or PCT (`20%`, from 0% to 100%).
 pub fn parse_size_or_percent(text: &str) -> Result<SizeOrPercent, String> {
     let Some(number) = text.strip_suffix('%') else {
-        return parse_size(text)
-            .map(SizeOrPercent::Bytes)
-            .map_err(|err| match err.strip_prefix("expected ") {
+        return parse_size(text).map(SizeOrPercent::Bytes).map_err(|err| {
+            match err.strip_prefix("expected ") {
                 Some(form) => format!("expected {form}, or a percentage from 0% to 100%"),
                 None => err,
-            });
+            }
+        });
     };
     match number.parse::<u64>() {
         Ok(pct) if pct <= 100 && number.bytes().all(|b| b.is_ascii_digit()) => {
@@ -171,7 +171,11 @@ mod tests {
         assert_eq!(parse_count("0"), Ok(0));
         assert_eq!(parse_count("100"), Ok(100));
         for bad in ["", "1.5", "1e3", "-1", "+1", "10k", " 1"] {
-            assert_eq!(parse_count(bad).unwrap_err(), "expected a whole number, e.g. 100", "{bad}");
+            assert_eq!(
+                parse_count(bad).unwrap_err(),
+                "expected a whole number, e.g. 100",
+                "{bad}"
+            );
         }
         assert!(
             parse_count("99999999999999999999")

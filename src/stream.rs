@@ -90,7 +90,8 @@ impl Stream {
             plan.budget.give(with.saturating_sub(without));
             // The `Cleaned:` line names the profile that cleaned, known now.
             if let Some(profile) = &plan.text.profile {
-                plan.budget.give(format!(" (profile {profile})").len() as u64);
+                plan.budget
+                    .give(format!(" (profile {profile})").len() as u64);
             }
         }
         if let Some(keep) = &mut plan.keep {
@@ -178,10 +179,15 @@ impl Stream {
             self.capper.end_raw_lines(self.raw.lines());
         }
         let style = &self.style;
-        let marker_len = |bytes, first, last| text::marker_len(style, spill_note.as_ref(), bytes, first, last);
+        let marker_len =
+            |bytes, first, last| text::marker_len(style, spill_note.as_ref(), bytes, first, last);
         let mut captured = self.capper.finish(printed, &marker_len);
         let bytes = captured.counters.bytes();
-        let raw_bytes = if self.stage.is_empty() { bytes } else { self.raw.bytes() };
+        let raw_bytes = if self.stage.is_empty() {
+            bytes
+        } else {
+            self.raw.bytes()
+        };
         // Whether the output is the document, raw (shortened or whole).
         let mut document_taken = false;
         if let Some((document, budget)) = self.document {
@@ -215,7 +221,8 @@ impl Stream {
                 captured.format = FormatReport::Json(JsonReport { shortened, pretty });
             }
         }
-        let shortened = matches!(&captured.format, FormatReport::Json(json) if json.shortened.is_some());
+        let shortened =
+            matches!(&captured.format, FormatReport::Json(json) if json.shortened.is_some());
         // A spill-dir file is only a safety copy of output that fit, unless
         // the output names it (a cut marker, a shortened document's header,
         // a binary summary, a fold marker's lines) or is not the input byte

@@ -221,7 +221,6 @@ pub fn poll_ready<const N: usize>(
     Ok((readable, polled[N].revents != 0))
 }
 
-
 /// Makes writes to `fd` return `WouldBlock` instead of waiting: the
 /// command's stdin is fed from the same loop that drains its output.
 pub fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
@@ -364,7 +363,11 @@ pub fn effective_uid() -> u32 {
 /// until released or until every descriptor of this open file is closed
 /// (so, at the latest, when the process dies).
 pub fn lock_exclusive(file: &std::fs::File, wait: bool) -> io::Result<bool> {
-    let operation = if wait { libc::LOCK_EX } else { libc::LOCK_EX | libc::LOCK_NB };
+    let operation = if wait {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_EX | libc::LOCK_NB
+    };
     loop {
         // SAFETY: flock(2) on a descriptor we own; no memory involved.
         if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {

@@ -58,13 +58,22 @@ impl KeepRules {
         if !self.lines.matches(line) {
             return None;
         }
-        let error = self.errors.as_ref().is_some_and(|errors| errors.matches(line))
-            || self.error_words.as_ref().is_some_and(|words| words.said_by(line));
+        let error = self
+            .errors
+            .as_ref()
+            .is_some_and(|errors| errors.matches(line))
+            || self
+                .error_words
+                .as_ref()
+                .is_some_and(|words| words.said_by(line));
         if error {
             return Some(Class::Error);
         }
         // Matched by `--keep` then, or only by error words in a file name.
-        let others = self.others.as_ref().is_some_and(|others| others.matches(line));
+        let others = self
+            .others
+            .as_ref()
+            .is_some_and(|others| others.matches(line));
         others.then_some(Class::Other)
     }
 }
@@ -226,7 +235,8 @@ impl Picker {
             let after = Self::end(self.line(last)) - Self::end(self.line(number));
             let arrived = after > self.budget.saturating_add(self.marker)
                 || (context_end < last
-                    && Self::end(self.line(last)) - Self::end(self.line(context_end)) > self.marker);
+                    && Self::end(self.line(last)) - Self::end(self.line(context_end))
+                        > self.marker);
             if !(ended || arrived) {
                 break;
             }
@@ -235,19 +245,26 @@ impl Picker {
         }
         // A unit to come starts at the first undecided match or later;
         // it reaches `context` lines back, then a marker's length.
-        let next = self
-            .undecided
-            .front()
-            .map_or(self.window_from + self.window.len() as u64, |&(number, _)| number);
+        let next = self.undecided.front().map_or(
+            self.window_from + self.window.len() as u64,
+            |&(number, _)| number,
+        );
         let window_end = self.window_from + self.window.len() as u64;
-        let context_from = next.saturating_sub(self.context as u64).max(self.window_from);
+        let context_from = next
+            .saturating_sub(self.context as u64)
+            .max(self.window_from);
         let reach_start = if context_from < window_end {
             // No unit is longer than the budget either.
-            let next_start = self.window.get((next - self.window_from) as usize).map_or_else(
-                || self.window.back().map_or(0, Self::end),
-                |line| line.start,
-            );
-            self.line(context_from).start.max(next_start.saturating_sub(self.budget))
+            let next_start = self
+                .window
+                .get((next - self.window_from) as usize)
+                .map_or_else(
+                    || self.window.back().map_or(0, Self::end),
+                    |line| line.start,
+                );
+            self.line(context_from)
+                .start
+                .max(next_start.saturating_sub(self.budget))
         } else {
             match self.window.back() {
                 Some(last) => Self::end(last),
@@ -325,7 +342,14 @@ impl Picker {
         missing.extend(next..=hold_hi);
         for at in missing {
             let line = self.line(at).clone();
-            self.held.insert(at, Held { line, holds: 1, cores: 0 });
+            self.held.insert(
+                at,
+                Held {
+                    line,
+                    holds: 1,
+                    cores: 0,
+                },
+            );
         }
         let mut newly = Vec::new();
         for (&at, held) in self.held.range_mut(lo..=hi) {
@@ -344,7 +368,8 @@ impl Picker {
     /// Lets the last units in priority order go until the rest fits, the
     /// gap before the tail counted as `tail` says.
     fn fit(&mut self, tail: Option<&dyn Fn(&Picker) -> u64>) {
-        while self.cost + tail.map_or(0, |tail| tail(self)) > self.budget && !self.units.is_empty() {
+        while self.cost + tail.map_or(0, |tail| tail(self)) > self.budget && !self.units.is_empty()
+        {
             self.evict_last();
         }
     }
@@ -394,8 +419,16 @@ impl Picker {
             return;
         };
         let (start, end) = (held.line.start, held.line.start + held.line.len);
-        let before = self.covered.range(..at).next_back().map(|(_, &(_, end))| end);
-        let after = self.covered.range(at + 1..).next().map(|(_, &(start, _))| start);
+        let before = self
+            .covered
+            .range(..at)
+            .next_back()
+            .map(|(_, &(_, end))| end);
+        let after = self
+            .covered
+            .range(at + 1..)
+            .next()
+            .map(|(_, &(start, _))| start);
         if let Some(after) = after {
             self.cost -= self.gap(before, after);
             self.cost += self.gap(Some(end), after);
@@ -409,8 +442,16 @@ impl Picker {
         let Some((start, end)) = self.covered.remove(&at) else {
             return;
         };
-        let before = self.covered.range(..at).next_back().map(|(_, &(_, end))| end);
-        let after = self.covered.range(at + 1..).next().map(|(_, &(start, _))| start);
+        let before = self
+            .covered
+            .range(..at)
+            .next_back()
+            .map(|(_, &(_, end))| end);
+        let after = self
+            .covered
+            .range(at + 1..)
+            .next()
+            .map(|(_, &(start, _))| start);
         self.cost -= self.gap(before, start) + (end - start);
         if let Some(after) = after {
             self.cost -= self.gap(Some(end), after);
@@ -432,7 +473,12 @@ impl Picker {
     /// too, unless a number in them has more than 12 digits or the spill
     /// failed (its reason can be long): then the last in priority order
     /// go until the real lengths fit.
-    fn into_picked(mut self, to: u64, split_at_to: bool, marker_len: &dyn Fn(u64, u64, u64) -> u64) -> Picked {
+    fn into_picked(
+        mut self,
+        to: u64,
+        split_at_to: bool,
+        marker_len: &dyn Fn(u64, u64, u64) -> u64,
+    ) -> Picked {
         self.decide(true);
         let marker = self.marker;
         let tail = move |picker: &Picker| match picker.covered.last_key_value() {
@@ -458,7 +504,12 @@ impl Picker {
     /// the head or to the tail, is printed as it is when every line of it
     /// is held and it is no longer than its marker line (counting a style
     /// reset).
-    fn assemble(&self, to: u64, split_at_to: bool, marker_len: &dyn Fn(u64, u64, u64) -> u64) -> (Vec<MiddleLine>, u64) {
+    fn assemble(
+        &self,
+        to: u64,
+        split_at_to: bool,
+        marker_len: &dyn Fn(u64, u64, u64) -> u64,
+    ) -> (Vec<MiddleLine>, u64) {
         // A marker line's length; a gap's line numbers are those next to
         // it, which have at least as many digits as the first of it.
         let marker_of = |bytes: u64, raw: u64| marker_len(bytes, raw, raw) + RESET_LEN;
@@ -577,7 +628,11 @@ impl Picking {
         self.start += self.partial_len;
         self.partial_len = 0;
         if line.start >= self.from {
-            let class = if may_match { rules.class(&line.bytes) } else { None };
+            let class = if may_match {
+                rules.class(&line.bytes)
+            } else {
+                None
+            };
             if line.len > rules.budget.max(rules.marker) {
                 // It can be neither kept nor printed in a gap: only its
                 // length matters now.
@@ -589,7 +644,12 @@ impl Picking {
     }
 
     /// Feeds `bytes`, the next of the middle.
-    pub(crate) fn feed(&mut self, rules: &KeepRules, mut bytes: &[u8], raw: impl Fn(u64) -> (u64, u64)) {
+    pub(crate) fn feed(
+        &mut self,
+        rules: &KeepRules,
+        mut bytes: &[u8],
+        raw: impl Fn(u64) -> (u64, u64),
+    ) {
         loop {
             if self.partial_len == 0 && !self.picker.waiting() {
                 bytes = self.skip(rules, bytes, &raw);
@@ -606,7 +666,12 @@ impl Picking {
 
     /// Goes past the whole lines at the start of `bytes` that cannot
     /// match; what is left starts with the line where a match may be.
-    fn skip<'a>(&mut self, rules: &KeepRules, bytes: &'a [u8], raw: impl Fn(u64) -> (u64, u64)) -> &'a [u8] {
+    fn skip<'a>(
+        &mut self,
+        rules: &KeepRules,
+        bytes: &'a [u8],
+        raw: impl Fn(u64) -> (u64, u64),
+    ) -> &'a [u8] {
         let searched = match rules.lines.candidate(bytes, &mut self.scratch) {
             Some(at) => &bytes[..at],
             None => bytes,
@@ -703,11 +768,18 @@ mod tests {
 
     #[test]
     fn matching_lines_with_their_context() {
-        let text = "a\nb\nERROR 1\nc long enough to be cut\nd long enough to be cut\ne\nERROR 2\nf\n";
+        let text =
+            "a\nb\nERROR 1\nc long enough to be cut\nd long enough to be cut\ne\nERROR 2\nf\n";
         // The gaps of 4 bytes from the head and 2 to the tail are shorter
         // than a marker, the one of 50 in the middle is not.
-        assert_eq!(pick(&rules(0, 100), text), ["a\n", "b\n", "ERROR 1\n", "ERROR 2\n", "f\n"]);
-        assert_eq!(pick(&rules(1, 100), text)[..4], ["a\n", "b\n", "ERROR 1\n", "c long enough to be cut\n"]);
+        assert_eq!(
+            pick(&rules(0, 100), text),
+            ["a\n", "b\n", "ERROR 1\n", "ERROR 2\n", "f\n"]
+        );
+        assert_eq!(
+            pick(&rules(1, 100), text)[..4],
+            ["a\n", "b\n", "ERROR 1\n", "c long enough to be cut\n"]
+        );
     }
 
     #[test]
@@ -732,7 +804,9 @@ mod tests {
     /// lines' starts and the matches not shown by class.
     fn naive(lines: &[&str], context: usize, budget: u64) -> (Vec<u64>, u64, u64) {
         let marker = MARKER + RESET_LEN;
-        let starts: Vec<u64> = (0..=lines.len()).map(|at| lines[..at].concat().len() as u64).collect();
+        let starts: Vec<u64> = (0..=lines.len())
+            .map(|at| lines[..at].concat().len() as u64)
+            .collect();
         let len = |at: usize| lines[at].len() as u64;
         let mut hidden = [0u64; 2];
         let mut units = Vec::new();
@@ -804,7 +878,10 @@ mod tests {
                 }
             }
         }
-        let kept = (0..lines.len()).filter(|&at| shown[at]).map(|at| starts[at]).collect();
+        let kept = (0..lines.len())
+            .filter(|&at| shown[at])
+            .map(|at| starts[at])
+            .collect();
         (kept, hidden[0], hidden[1])
     }
 

@@ -58,8 +58,9 @@ impl Budget {
     pub(crate) fn give(&mut self, share: u64) {
         let both = self.head.saturating_add(self.tail);
         let share = share.min(both);
-        let from_head = u64::try_from(u128::from(share) * u128::from(self.head) / u128::from(both.max(1)))
-            .unwrap_or(share);
+        let from_head =
+            u64::try_from(u128::from(share) * u128::from(self.head) / u128::from(both.max(1)))
+                .unwrap_or(share);
         self.head -= from_head;
         self.tail -= share - from_head;
     }
@@ -226,7 +227,11 @@ impl Capper {
     /// `printed` bytes that `--live` already printed. `marker_len` is the
     /// length of a gap's marker line from its bytes and raw lines, for
     /// the kept lines' share of the budget.
-    pub(crate) fn finish(mut self, printed: usize, marker_len: &dyn Fn(u64, u64, u64) -> u64) -> Captured {
+    pub(crate) fn finish(
+        mut self,
+        printed: usize,
+        marker_len: &dyn Fn(u64, u64, u64) -> u64,
+    ) -> Captured {
         let boundaries = self.records.as_mut().and_then(Records::finish);
         let counters = self.counters;
         let n = counters.bytes();
@@ -291,7 +296,8 @@ impl Capper {
         }
         // The lines (of the capped stream) that hold B[h] and B[t-1].
         let first_line = 1 + memchr_iter(b'\n', &head[..h as usize]).count() as u64;
-        let newlines_from_t = memchr_iter(b'\n', &tail_bytes[(t - 1 - tail_start) as usize..]).count();
+        let newlines_from_t =
+            memchr_iter(b'\n', &tail_bytes[(t - 1 - tail_start) as usize..]).count();
         let last_line = 1 + counters.newlines() - newlines_from_t as u64;
         let cut = Cut {
             head_end: h,
@@ -299,7 +305,9 @@ impl Capper {
             first_omitted_line: self.origins.raw_lines(first_line).0,
             last_omitted_line: self.origins.raw_lines(last_line).1,
         };
-        let format = records.map_or(FormatReport::Text, |records| records.report(Some((h, t)), &head));
+        let format = records.map_or(FormatReport::Text, |records| {
+            records.report(Some((h, t)), &head)
+        });
         let picked = match self.keep {
             // `auto` found a diff: lines kept from its middle would break
             // its hunks apart.

@@ -94,7 +94,12 @@ impl Records {
 
     /// The ring let go of everything before `evicted_to`.
     pub(crate) fn evicted_to(&mut self, evicted_to: u64) {
-        while self.starts.ring.front().is_some_and(|event| event.offset < evicted_to) {
+        while self
+            .starts
+            .ring
+            .front()
+            .is_some_and(|event| event.offset < evicted_to)
+        {
             if let Some(event) = self.starts.ring.pop_front() {
                 self.middle.add(&event.record);
             }

@@ -13,9 +13,9 @@ use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEn
 use super::profile;
 use crate::hook;
 use crate::{
-    Binary, Config, CutMode, Format, Grep, Input, Mode, Options, SizeOrPercent, SpillTarget, StderrMode,
-    StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count, parse_duration, parse_size,
-    parse_size_or_percent,
+    Binary, Config, CutMode, Format, Grep, Input, Mode, Options, SizeOrPercent, SpillTarget,
+    StderrMode, StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count,
+    parse_duration, parse_size, parse_size_or_percent,
 };
 
 const DEFAULT_SHELL: &str = "/bin/sh";
@@ -1129,7 +1129,15 @@ pub(crate) fn parse_from(
 /// What `--show` never applies, besides wrap mode's options: what only a
 /// capping run does (a spill file, retention, a JSON report, live output,
 /// a profile).
-const NOT_FOR_SHOW: [&str; 7] = ["spill", "no_spill", "retain", "retain_size", "json", "live", "profile"];
+const NOT_FOR_SHOW: [&str; 7] = [
+    "spill",
+    "no_spill",
+    "retain",
+    "retain_size",
+    "json",
+    "live",
+    "profile",
+];
 
 /// Refuses an option given on the command line that the store command does
 /// not apply, naming it (issue 21): `--list`, `--summary` and `--prune` take
@@ -1141,7 +1149,10 @@ fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Resul
     let (name, takes) = match store_command {
         StoreCommand::List => ("--list", "--store or --spill-dir DIR"),
         StoreCommand::Summary { .. } => ("--summary", "--store or --spill-dir DIR"),
-        StoreCommand::Prune => ("--prune", "--store or --spill-dir DIR, --retain and --retain-size"),
+        StoreCommand::Prune => (
+            "--prune",
+            "--store or --spill-dir DIR, --retain and --retain-size",
+        ),
         StoreCommand::Show { .. } => (
             "--show",
             "--lines A:B, --grep, --context, the store and the capping options",
@@ -1163,17 +1174,26 @@ fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Resul
     // FILEs and a program are refused before, with their own message.
     let refused = definition.get_arguments().find(|arg| {
         !arg.is_positional()
-            && matches.value_source(arg.get_id().as_str()) == Some(clap::parser::ValueSource::CommandLine)
+            && matches.value_source(arg.get_id().as_str())
+                == Some(clap::parser::ValueSource::CommandLine)
             && !applies(arg)
     });
     match refused.and_then(clap::Arg::get_long) {
-        Some(long) => Err(format!("--{long} does not apply to {name}, which takes only {takes}")),
+        Some(long) => Err(format!(
+            "--{long} does not apply to {name}, which takes only {takes}"
+        )),
         None => Ok(()),
     }
 }
 
 /// The arguments the hook commands take besides their own.
-const HOOK_ARGS: [&str; 5] = ["hook", "install_hook", "uninstall_hook", "settings", "project"];
+const HOOK_ARGS: [&str; 5] = [
+    "hook",
+    "install_hook",
+    "uninstall_hook",
+    "settings",
+    "project",
+];
 
 /// What `--hook`, `--install-hook` or `--uninstall-hook` asks, if one is
 /// given; they take no other option (the hook's options come from
@@ -1255,12 +1275,17 @@ fn hook_options(env: &dyn Fn(&str) -> Option<OsString>) -> Result<hook::Rewrite,
     };
     let words = match env(VARIABLE).filter(|value| !value.is_empty()) {
         Some(value) => {
-            let text = value.to_str().ok_or("invalid TOOLCAP_HOOK_OPTIONS: not UTF-8")?;
+            let text = value
+                .to_str()
+                .ok_or("invalid TOOLCAP_HOOK_OPTIONS: not UTF-8")?;
             hook::split_options(text)?
         }
         None => match table.args {
             Some(args) => args,
-            None => hook::DEFAULT_OPTIONS.iter().map(|word| word.to_string()).collect(),
+            None => hook::DEFAULT_OPTIONS
+                .iter()
+                .map(|word| word.to_string())
+                .collect(),
         },
     };
     let argv = std::iter::once("toolcap")
@@ -1364,7 +1389,8 @@ impl Args {
         match (self.max, self.tokens) {
             (Some(max), _) => options = options.max(max),
             (None, Some(tokens)) => options = options.tokens(tokens),
-            (None, None) if self.chars.is_some() || self.window.is_some() || self.total.is_some() => {}
+            (None, None)
+                if self.chars.is_some() || self.window.is_some() || self.total.is_some() => {}
             (None, None) => {
                 if let Some(value) = env("TOOLCAP_MAX") {
                     let text = value.to_str().ok_or("invalid TOOLCAP_MAX: not UTF-8")?;
@@ -1381,7 +1407,9 @@ impl Args {
             (Some(arg), _) => arg,
             // Codex style counts as codex does: a default set for every run
             // must not refuse it.
-            (None, Some(_)) if matches!(self.style, Some(StyleArg::Codex | StyleArg::Verifiers)) => {
+            (None, Some(_))
+                if matches!(self.style, Some(StyleArg::Codex | StyleArg::Verifiers)) =>
+            {
                 TokenizerArg::Approx
             }
             (None, Some(value)) => value
@@ -1438,9 +1466,11 @@ impl Args {
             // --live is no option of the library: the rest is refused where
             // the options are checked (so that a profile's are left out).
             if self.live {
-                return Err("--style verifiers shows the output as verifiers does: it cannot be \
+                return Err(
+                    "--style verifiers shows the output as verifiers does: it cannot be \
                             combined with --live"
-                    .into());
+                        .into(),
+                );
             }
             options = options.style(Style::Verifiers);
         }
@@ -1707,7 +1737,9 @@ mod tests {
         let env = [("TOOLCAP_TOKENIZER", "o200k")];
         let capper = |args: &[&str]| {
             let config = config_with_env(args, &env).unwrap();
-            crate::Capper::new(&config.options).map(drop).map_err(|err| err.to_string())
+            crate::Capper::new(&config.options)
+                .map(drop)
+                .map_err(|err| err.to_string())
         };
         assert_eq!(capper(&["--style", "codex"]), Ok(()));
         let refused = capper(&["--style", "codex", "--tokenizer", "o200k"]);
@@ -1819,9 +1851,16 @@ mod tests {
     fn the_options_show_refuses_are_options() {
         let definition = command();
         for id in NOT_FOR_SHOW {
-            assert!(definition.get_arguments().any(|arg| arg.get_id() == id), "{id}");
+            assert!(
+                definition.get_arguments().any(|arg| arg.get_id() == id),
+                "{id}"
+            );
         }
-        assert!(definition.get_arguments().any(|arg| arg.get_help_heading() == Some(WRAP_MODE)));
+        assert!(
+            definition
+                .get_arguments()
+                .any(|arg| arg.get_help_heading() == Some(WRAP_MODE))
+        );
     }
 
     #[test]
@@ -1918,7 +1957,9 @@ mod tests {
         let (from, to) = match shell {
             clap_complete::Shell::Bash => (
                 "--profile)\n                    COMPREPLY=($(compgen -f \"${cur}\"))".to_string(),
-                format!("--profile)\n                    COMPREPLY=($(compgen -W \"$({names})\" -- \"${{cur}}\"))"),
+                format!(
+                    "--profile)\n                    COMPREPLY=($(compgen -W \"$({names})\" -- \"${{cur}}\"))"
+                ),
             ),
             clap_complete::Shell::Zsh => (
                 ":NAME:_default'".to_string(),
@@ -1935,7 +1976,10 @@ mod tests {
             }
             _ => unreachable!("no completions for {shell}"),
         };
-        assert!(script.contains(&from), "{shell}: no --profile completion to replace");
+        assert!(
+            script.contains(&from),
+            "{shell}: no --profile completion to replace"
+        );
         script.replace(&from, &to)
     }
 

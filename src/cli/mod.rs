@@ -171,7 +171,11 @@ fn run_hook(command: hook::Command) -> u8 {
         }
         hook::Command::Rewrite(Ok(how)) => {
             let mut input = Vec::new();
-            if let Err(err) = io::stdin().lock().take(HOOK_INPUT_LIMIT).read_to_end(&mut input) {
+            if let Err(err) = io::stdin()
+                .lock()
+                .take(HOOK_INPUT_LIMIT)
+                .read_to_end(&mut input)
+            {
                 print_error(&format_args!("hook: cannot read stdin: {err}"));
                 return 0;
             }
@@ -182,19 +186,27 @@ fn run_hook(command: hook::Command) -> u8 {
                     let _ = writeln!(out, "{answer}").and_then(|()| out.flush());
                 }
                 Ok(None) => {}
-                Err(message) => print_error(&format_args!("hook: {message}; the command runs as it was")),
+                Err(message) => {
+                    print_error(&format_args!("hook: {message}; the command runs as it was"))
+                }
             }
             0
         }
         hook::Command::Install(path) => settings_changed(
             hook::settings::install(&path),
             &path,
-            ("the toolcap hook is already in", "added the toolcap hook to"),
+            (
+                "the toolcap hook is already in",
+                "added the toolcap hook to",
+            ),
         ),
         hook::Command::Uninstall(path) => settings_changed(
             hook::settings::uninstall(&path),
             &path,
-            ("the toolcap hook is not in", "removed the toolcap hook from"),
+            (
+                "the toolcap hook is not in",
+                "removed the toolcap hook from",
+            ),
         ),
     }
 }
@@ -211,7 +223,9 @@ fn settings_changed(
         Ok(hook::settings::Change::Written { backup }) => format!(
             "{written} '{}'{}",
             path.display(),
-            backup.map(|b| format!(" (the previous file is '{}')", b.display())).unwrap_or_default()
+            backup
+                .map(|b| format!(" (the previous file is '{}')", b.display()))
+                .unwrap_or_default()
         ),
         Err(message) => {
             print_error(&message);

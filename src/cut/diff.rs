@@ -41,14 +41,19 @@ enum State {
     Outside,
     /// In a file's header, before its first hunk.
     Header,
-    Hunk { old: u64, new: u64 },
+    Hunk {
+        old: u64,
+        new: u64,
+    },
     /// Just after a hunk: a `\` line still belongs to it.
     AfterHunk,
     /// In a hunk that cleaning shortened, up to the next header line.
     Shortened,
     /// In a shortened hunk, just after a `--- ` line (held in `minus`):
     /// a file's start if a `+++ ` line follows, else a removed line.
-    ShortenedMinus { start: u64 },
+    ShortenedMinus {
+        start: u64,
+    },
 }
 
 /// The file being read, until its name is known.
@@ -276,7 +281,11 @@ fn hunk_counts(line: &[u8]) -> Option<(u64, u64)> {
 /// The path of a `---` or `+++` line: up to a tab, without git's prefix.
 fn path(rest: &[u8], git: bool) -> Vec<u8> {
     let rest = &rest[..memchr(b'\t', rest).unwrap_or(rest.len())];
-    if git { strip_prefix(rest) } else { rest.to_vec() }
+    if git {
+        strip_prefix(rest)
+    } else {
+        rest.to_vec()
+    }
 }
 
 /// `a/x` or `b/x` as `x`, and `"b/x y"` as `"x y"`.
@@ -315,7 +324,9 @@ mod tests {
         let mut events = Vec::new();
         let mut found = |event: Event| {
             let what = match event.record {
-                Record::File { file, name } => format!("file {file} {}", String::from_utf8_lossy(&name)),
+                Record::File { file, name } => {
+                    format!("file {file} {}", String::from_utf8_lossy(&name))
+                }
                 Record::Hunk { file, .. } => format!("hunk of {file}"),
                 Record::Row => "row".into(),
             };

@@ -149,7 +149,10 @@ fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
         CutMode::Bytes => t,
     };
     let window = kept.tail_from(kept.tail_start);
-    kept.tail_start + budget.measure.fit_suffix(window, t - kept.tail_start, budget.tail)
+    kept.tail_start
+        + budget
+            .measure
+            .fit_suffix(window, t - kept.tail_start, budget.tail)
 }
 
 /// Where the grammar may start reading before `at`: the line's start (no

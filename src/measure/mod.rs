@@ -147,7 +147,9 @@ impl Measure {
             Measure::Bytes => (bytes.len() as u64).saturating_sub(units),
             Measure::Chars => {
                 let widths: Vec<usize> = char_widths(bytes).collect();
-                let skip = widths.len().saturating_sub(usize::try_from(units).unwrap_or(usize::MAX));
+                let skip = widths
+                    .len()
+                    .saturating_sub(usize::try_from(units).unwrap_or(usize::MAX));
                 widths[..skip].iter().sum::<usize>() as u64
             }
             Measure::Tokens(vocabulary) => vocabulary.suffix_start(bytes, units),

@@ -159,7 +159,11 @@ impl TokenCount {
             at -= 1;
         }
         // Three continuation bytes before `target` end any character.
-        if is_continuation(byte(at)) { target } else { at }
+        if is_continuation(byte(at)) {
+            target
+        } else {
+            at
+        }
     }
 
     /// Counts the stream up to `end`.
@@ -217,7 +221,10 @@ fn is_break(before: u8, after: u8) -> bool {
 }
 
 fn count_all(vocabulary: Vocabulary, segments: &Receiver<Vec<u8>>) -> u64 {
-    segments.iter().map(|segment| vocabulary.count(&segment)).sum()
+    segments
+        .iter()
+        .map(|segment| vocabulary.count(&segment))
+        .sum()
 }
 
 #[cfg(test)]
@@ -227,15 +234,37 @@ mod tests {
     /// A text with every kind of place the pretokenizers treat apart.
     fn mixed_text(seed: u64, pieces: usize) -> Vec<u8> {
         const PARTS: [&[u8]; 24] = [
-            b"word", b" ", b"  ", b"\n", b"\r\n", b"\r", b"/usr/bin", b",\r\n", b"  \n  ",
-            b"123456", b"'s", b"'ll", b"\t", b"Foo", b"BAR", b"!?", b"(", b"\xff", b"\xe2\x82",
-            "日本語".as_bytes(), "😀".as_bytes(), "\u{3000}".as_bytes(), "\u{a0}".as_bytes(),
+            b"word",
+            b" ",
+            b"  ",
+            b"\n",
+            b"\r\n",
+            b"\r",
+            b"/usr/bin",
+            b",\r\n",
+            b"  \n  ",
+            b"123456",
+            b"'s",
+            b"'ll",
+            b"\t",
+            b"Foo",
+            b"BAR",
+            b"!?",
+            b"(",
+            b"\xff",
+            b"\xe2\x82",
+            "日本語".as_bytes(),
+            "😀".as_bytes(),
+            "\u{3000}".as_bytes(),
+            "\u{a0}".as_bytes(),
             b"\n\n/",
         ];
         let mut state = seed;
         let mut text = Vec::new();
         for _ in 0..pieces {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             text.extend_from_slice(PARTS[(state >> 33) as usize % PARTS.len()]);
         }
         text
@@ -273,7 +302,14 @@ mod tests {
         let whole = Vocabulary::O200k.count(&text);
         for chunk in [1_000, 65_536, 300_001] {
             let total = count_in_chunks(&text, chunk, u64::MAX);
-            assert_eq!(total, TokenTotal { tokens: whole, estimated: false }, "chunks of {chunk}");
+            assert_eq!(
+                total,
+                TokenTotal {
+                    tokens: whole,
+                    estimated: false
+                },
+                "chunks of {chunk}"
+            );
         }
     }
 
@@ -287,7 +323,13 @@ mod tests {
             let total = count_in_chunks(&text, chunk, limit);
             // The counted part ends at the last break within the limit: a
             // line start, after 100 lines.
-            assert_eq!(total, TokenTotal { tokens: per_line * 10_000, estimated: true });
+            assert_eq!(
+                total,
+                TokenTotal {
+                    tokens: per_line * 10_000,
+                    estimated: true
+                }
+            );
         }
     }
 

@@ -61,7 +61,11 @@ impl Vocabulary {
     /// a character boundary. `bytes` may start inside a character (the tail
     /// ring's first bytes): the suffix never needs those.
     pub(crate) fn suffix_start(self, bytes: &[u8], units: u64) -> u64 {
-        let skip = bytes.iter().take(3).take_while(|&&b| is_continuation(b)).count();
+        let skip = bytes
+            .iter()
+            .take(3)
+            .take_while(|&&b| is_continuation(b))
+            .count();
         let lossy = Lossy::new(&bytes[skip..]);
         let text = lossy.text.as_ref();
         let mut start = self.shrink_suffix(text, self.estimate_suffix(text, units), units);
@@ -256,7 +260,8 @@ mod tests {
             .find(|&at| text.is_char_boundary(at) && lossy.byte_offset(at) as u64 == start)
             .expect("a character boundary");
         O200K.count(&bytes[start as usize..]) <= units
-            && previous_boundary(text, at).is_none_or(|previous| !O200K.fits(&text[previous..], units))
+            && previous_boundary(text, at)
+                .is_none_or(|previous| !O200K.fits(&text[previous..], units))
     }
 
     #[test]
@@ -272,9 +277,15 @@ mod tests {
         for text in texts {
             for units in 0..12 {
                 let end = O200K.prefix_end(text, units);
-                assert!(is_longest_prefix(text, end, units), "{text:?} {units}: {end}");
+                assert!(
+                    is_longest_prefix(text, end, units),
+                    "{text:?} {units}: {end}"
+                );
                 let start = O200K.suffix_start(text, units);
-                assert!(is_longest_suffix(text, start, units), "{text:?} {units}: {start}");
+                assert!(
+                    is_longest_suffix(text, start, units),
+                    "{text:?} {units}: {start}"
+                );
             }
         }
     }

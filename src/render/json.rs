@@ -87,7 +87,11 @@ impl Layout {
 }
 
 /// Writes `report` as one line of JSON.
-pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layout) -> io::Result<()> {
+pub(crate) fn write_report(
+    out: &mut impl Write,
+    report: &Report,
+    layout: &Layout,
+) -> io::Result<()> {
     let trailer = layout.trailer(report);
     let mut object = stream_fields(&report.output, &layout.text(false), trailer.as_deref())?;
     if let Some(child) = &report.child {
@@ -102,7 +106,10 @@ pub(crate) fn write_report(out: &mut impl Write, report: &Report, layout: &Layou
             "exit".into(),
             json!({"code": code, "signal": signal, "timed_out": child.timed_out_after.is_some()}),
         );
-        object.insert("duration_ms".into(), json!(child.duration.as_millis() as u64));
+        object.insert(
+            "duration_ms".into(),
+            json!(child.duration.as_millis() as u64),
+        );
     }
     if let Some(stderr) = &report.stderr {
         let fields = stream_fields(stderr, &layout.text(true), None)?;
@@ -125,10 +132,16 @@ fn stream_fields(
 ) -> io::Result<Map<String, Value>> {
     let mut text = Vec::new();
     text::write_output(&mut text, stream, layout, 0, trailer)?;
-    let kept: u64 = stream.kept.iter().map(|block| block.bytes.len() as u64).sum();
+    let kept: u64 = stream
+        .kept
+        .iter()
+        .map(|block| block.bytes.len() as u64)
+        .sum();
     // A shortened document is the head, and what it does not print of the
     // stream is what was omitted.
-    let document = stream.shortened_json().map(|document| document.len() as u64 + 1);
+    let document = stream
+        .shortened_json()
+        .map(|document| document.len() as u64 + 1);
     let head_bytes = document.unwrap_or(stream.head.len() as u64);
     let omitted = match (document, stream.cut) {
         (Some(printed), _) => stream.bytes.saturating_sub(printed),
@@ -149,7 +162,11 @@ fn stream_fields(
     put("omitted_bytes", json!(omitted));
     put(
         "omitted_lines",
-        json!(stream.cut.map(|cut| [cut.first_omitted_line, cut.last_omitted_line])),
+        json!(
+            stream
+                .cut
+                .map(|cut| [cut.first_omitted_line, cut.last_omitted_line])
+        ),
     );
     put("kept_bytes", json!(kept));
     put("hidden_matches", json!(stream.hidden_matches));

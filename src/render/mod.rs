@@ -63,8 +63,14 @@ pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
     let layout = json::Layout::of(config, report)?;
     let trailer = layout.trailer(report);
     let mut output = Vec::new();
-    text::write_output(&mut output, &report.output, &layout.text(false), 0, trailer.as_deref())
-        .map_err(Error::io("cannot render the output"))?;
+    text::write_output(
+        &mut output,
+        &report.output,
+        &layout.text(false),
+        0,
+        trailer.as_deref(),
+    )
+    .map_err(Error::io("cannot render the output"))?;
     let stderr = match &report.stderr {
         Some(stream) => {
             let mut text = Vec::new();
@@ -75,7 +81,8 @@ pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
         None => None,
     };
     let mut json = Vec::new();
-    json::write_report(&mut json, report, &layout).map_err(Error::io("cannot render the report"))?;
+    json::write_report(&mut json, report, &layout)
+        .map_err(Error::io("cannot render the report"))?;
     Ok(Rendered {
         output,
         stderr,

@@ -109,8 +109,10 @@ impl Template {
                         .find(|(known, _)| *known == name)
                         .map(|(_, field)| *field)
                         .ok_or_else(|| {
-                            let known: Vec<String> =
-                                FIELDS.iter().map(|(known, _)| format!("{{{known}}}")).collect();
+                            let known: Vec<String> = FIELDS
+                                .iter()
+                                .map(|(known, _)| format!("{{{known}}}"))
+                                .collect();
                             format!(
                                 "invalid value for '{option}': unknown placeholder '{{{name}}}'; \
                                  known are {}",
@@ -238,10 +240,16 @@ mod tests {
     fn unknown_and_unclosed_placeholders_are_refused() {
         let err = Template::parse("{bites}", "--marker").unwrap_err();
         assert!(
-            err.starts_with("invalid value for '--marker': unknown placeholder '{bites}'; known are {tokens}"),
+            err.starts_with(
+                "invalid value for '--marker': unknown placeholder '{bites}'; known are {tokens}"
+            ),
             "{err}"
         );
-        assert!(Template::parse("{bytes", "--header").unwrap_err().contains("not closed"));
+        assert!(
+            Template::parse("{bytes", "--header")
+                .unwrap_err()
+                .contains("not closed")
+        );
     }
 
     #[test]

@@ -45,7 +45,9 @@ pub(crate) fn write_output(
         return Ok(());
     };
     // What `--live` printed before counts too.
-    let last = out.last.or_else(|| report.head[..already_written].last().copied());
+    let last = out
+        .last
+        .or_else(|| report.head[..already_written].last().copied());
     if last.is_some_and(|b| b != b'\n') {
         out.write_all(b"\n")?;
     }
@@ -165,7 +167,12 @@ pub(crate) fn write_stream(
     if report.head.last().is_some_and(|&b| b != b'\n') {
         out.write_all(b"\n")?;
     }
-    let gaps = gaps(cut, &report.kept, report.hidden_matches, report.hidden_errors);
+    let gaps = gaps(
+        cut,
+        &report.kept,
+        report.hidden_matches,
+        report.hidden_errors,
+    );
     // Whether what was printed since the last marker left colours on.
     let mut style_on = escape::style_after(false, &report.head);
     for gap in &gaps {
@@ -247,7 +254,13 @@ fn values(report: &StreamReport, omitted: u64, first: u64, last: u64, hidden: u6
 /// style reset it may start with, nor the matches not shown, which only
 /// the last marker names). A `--marker` template is measured with every
 /// number at its longest, so the length is a bound.
-pub(crate) fn marker_len(style: &TextStyle, spill: Option<&SpillReport>, bytes: u64, first: u64, last: u64) -> u64 {
+pub(crate) fn marker_len(
+    style: &TextStyle,
+    spill: Option<&SpillReport>,
+    bytes: u64,
+    first: u64,
+    last: u64,
+) -> u64 {
     let mut line = Vec::new();
     match &style.marker {
         Some(template) => {
@@ -318,7 +331,12 @@ struct Gap<'a> {
 /// The middle B[h:t] less the kept blocks: the gaps between them, each with
 /// its own byte count and raw line range. Empty gaps (a kept line right at
 /// a cut, or two blocks apart by nothing) get no marker.
-fn gaps<'a>(cut: &Cut, kept: &'a [KeptLines], hidden_matches: u64, hidden_errors: u64) -> Vec<Gap<'a>> {
+fn gaps<'a>(
+    cut: &Cut,
+    kept: &'a [KeptLines],
+    hidden_matches: u64,
+    hidden_errors: u64,
+) -> Vec<Gap<'a>> {
     let mut gaps = Vec::new();
     let mut start = cut.head_end;
     let mut first_line = cut.first_omitted_line;
@@ -364,7 +382,11 @@ fn write_header(
     match &layout.style.header {
         Some(template) if template.is_empty() => return Ok(()),
         Some(template) => {
-            let kept: u64 = report.kept.iter().map(|block| block.bytes.len() as u64).sum();
+            let kept: u64 = report
+                .kept
+                .iter()
+                .map(|block| block.bytes.len() as u64)
+                .sum();
             let values = match (cut, report.shortened_json()) {
                 (Some(cut), _) => values(
                     report,
@@ -378,9 +400,9 @@ fn write_header(
                     let document = document.unwrap_or_default();
                     let printed = document.len() as u64 + 1;
                     let mut values = values(report, report.bytes.saturating_sub(printed), 0, 0, 0);
-                    values.omitted_chars = report.chars.map_or(0, |all| {
-                        all.saturating_sub(count_chars(document) + 1)
-                    });
+                    values.omitted_chars = report
+                        .chars
+                        .map_or(0, |all| all.saturating_sub(count_chars(document) + 1));
                     values
                 }
             };
@@ -532,12 +554,19 @@ fn write_verifiers(
     )?;
     let keep = usize::try_from(keep).unwrap_or(usize::MAX);
     let tail = &report.tail[report.tail.len().saturating_sub(keep)..];
-    let split = tail.iter().take_while(|&&byte| is_continuation(byte)).count();
+    let split = tail
+        .iter()
+        .take_while(|&&byte| is_continuation(byte))
+        .count();
     out.write_all(&tail[split..])
 }
 
 /// codex's marker, between its prefix and suffix.
-fn write_codex_marker(out: &mut impl Write, report: &StreamReport, codex: CodexMarker) -> io::Result<()> {
+fn write_codex_marker(
+    out: &mut impl Write,
+    report: &StreamReport,
+    codex: CodexMarker,
+) -> io::Result<()> {
     match codex {
         CodexMarker::Chars => {
             let omitted = report
@@ -583,8 +612,16 @@ fn write_marker(
     let others = gap.hidden_matches - gap.hidden_errors;
     match (gap.hidden_errors, others) {
         (0, 0) => {}
-        (0, others) => write!(out, "; {others} more matching {} not shown", lines_word(others))?,
-        (errors, 0) => write!(out, "; {errors} more error {} not shown", lines_word(errors))?,
+        (0, others) => write!(
+            out,
+            "; {others} more matching {} not shown",
+            lines_word(others)
+        )?,
+        (errors, 0) => write!(
+            out,
+            "; {errors} more error {} not shown",
+            lines_word(errors)
+        )?,
         (errors, others) => write!(
             out,
             "; {errors} more error {}, {others} more matching {} not shown",
@@ -620,7 +657,10 @@ pub(crate) fn escape_for_marker(text: &[u8]) -> Vec<u8> {
                 _ => escaped.push(byte),
             }
         }
-        chunk.invalid().iter().for_each(|&byte| hex(byte, &mut escaped));
+        chunk
+            .invalid()
+            .iter()
+            .for_each(|&byte| hex(byte, &mut escaped));
     }
     escaped
 }
@@ -632,7 +672,10 @@ pub(crate) fn show_command(id: &str, dir: &Path) -> String {
     if default.as_deref() == Some(dir) {
         format!("toolcap --show {id}")
     } else {
-        format!("toolcap --show {id} --spill-dir {}", shell_quoted(dir.as_os_str().as_bytes()))
+        format!(
+            "toolcap --show {id} --spill-dir {}",
+            shell_quoted(dir.as_os_str().as_bytes())
+        )
     }
 }
 
@@ -659,7 +702,10 @@ pub(crate) fn shell_quoted(word: &[u8]) -> String {
                 quoted.push(byte);
             }
             // Escaped, the text is valid UTF-8: nothing is replaced.
-            format!("$'{}'", String::from_utf8_lossy(&escape_for_marker(&quoted)))
+            format!(
+                "$'{}'",
+                String::from_utf8_lossy(&escape_for_marker(&quoted))
+            )
         }
     }
 }
@@ -770,7 +816,16 @@ mod tests {
     fn render(report: &StreamReport, header: HeaderPlace) -> String {
         let mut out = Vec::new();
         let style = TextStyle::default();
-        write_stream(&mut out, report, &Layout { header, style: &style }, 0).unwrap();
+        write_stream(
+            &mut out,
+            report,
+            &Layout {
+                header,
+                style: &style,
+            },
+            0,
+        )
+        .unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -811,16 +866,25 @@ mod tests {
     #[test]
     fn control_characters_in_a_path_stay_on_the_marker_line() {
         for (path, escaped) in [
-            (&b"/tmp/a\nb\tc\x1b[31md\\e"[..], "/tmp/a\\nb\\tc\\x1b[31md\\e"),
+            (
+                &b"/tmp/a\nb\tc\x1b[31md\\e"[..],
+                "/tmp/a\\nb\\tc\\x1b[31md\\e",
+            ),
             // Invalid UTF-8 too, so the marker is valid UTF-8.
-            (b"/tmp/\xffcaf\xc3\xa9\xe2\x82", "/tmp/\\xffcaf\u{e9}\\xe2\\x82"),
+            (
+                b"/tmp/\xffcaf\xc3\xa9\xe2\x82",
+                "/tmp/\\xffcaf\u{e9}\\xe2\\x82",
+            ),
         ] {
             let path = PathBuf::from(OsStr::from_bytes(path));
             let marker = render(
                 &report(Some(SpillReport::Saved { path, id: None })),
                 HeaderPlace::Omitted,
             );
-            assert!(marker.contains(&format!("full output in {escaped} ...]\n")), "{marker}");
+            assert!(
+                marker.contains(&format!("full output in {escaped} ...]\n")),
+                "{marker}"
+            );
         }
     }
 

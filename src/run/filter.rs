@@ -199,7 +199,9 @@ fn read_on_a_thread(
     thread::scope(|scope| {
         let reader = scope.spawn(move || {
             read(inputs, interruption, READ_AHEAD_CHUNK, |buffer, len| {
-                let refill = emptied.try_recv().unwrap_or_else(|_| vec![0; READ_AHEAD_CHUNK]);
+                let refill = emptied
+                    .try_recv()
+                    .unwrap_or_else(|_| vec![0; READ_AHEAD_CHUNK]);
                 let chunk = std::mem::replace(buffer, refill);
                 // The consumer hung up: it wants no more.
                 match full.send((chunk, len)) {

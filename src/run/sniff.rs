@@ -36,17 +36,26 @@ impl Sniff {
         let ProfileChoice::FromInput(profiles) = &config.profile else {
             return Ok(None);
         };
-        let in_profile = |name: &str, message: String| Error::Usage(format!("profile '{name}': {message}"));
+        let in_profile =
+            |name: &str, message: String| Error::Usage(format!("profile '{name}': {message}"));
         let choices = profiles
             .iter()
             .map(|profile| {
-                let mut plan = profile.options.plan().map_err(|err| in_profile(&profile.name, err.to_string()))?;
+                let mut plan = profile
+                    .options
+                    .plan()
+                    .map_err(|err| in_profile(&profile.name, err.to_string()))?;
                 plan.text.profile = Some(profile.name.clone());
                 let detect = profile.detect.iter().map(|pattern| {
                     RegexBuilder::new(pattern)
                         .multi_line(true)
                         .build()
-                        .map_err(|err| in_profile(&profile.name, format!("invalid detect pattern '{pattern}': {err}")))
+                        .map_err(|err| {
+                            in_profile(
+                                &profile.name,
+                                format!("invalid detect pattern '{pattern}': {err}"),
+                            )
+                        })
                 });
                 Ok(Choice {
                     name: profile.name.clone(),

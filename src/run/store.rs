@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use super::view::{self, StoredView};
 use crate::config::{Config, Mode, StoreCommand};
 use crate::error::{Error, Problem};
+use crate::render::template::grouped_digits;
+use crate::render::text::{escape_for_marker, shell_quoted, show_command};
 use crate::report::Report;
 use crate::sink::Sink;
 use crate::source::child::is_shell;
-use crate::render::template::grouped_digits;
-use crate::render::text::{escape_for_marker, shell_quoted, show_command};
 use crate::spill::store::{Entries, Entry, ID_DIGITS, Skipped, Store, open_output, output_file};
 use crate::spill::{SpillTarget, StoreTarget, absolute};
 use crate::transform::{Emit, Ending, Redact, RedactRules, Transform};
@@ -25,7 +25,8 @@ const SUMMARY_COMMAND_WIDTH: usize = 80;
 /// does.
 fn existing(target: &StoreTarget) -> Result<(PathBuf, Option<Store>), Error> {
     let dir = absolute(&target.dir);
-    let store = Store::open_existing(&dir).map_err(|reason| Error::Store(target.refusal(reason)))?;
+    let store =
+        Store::open_existing(&dir).map_err(|reason| Error::Store(target.refusal(reason)))?;
     Ok((dir, store))
 }
 
@@ -38,7 +39,9 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Report, Err
     let mut report = Report::empty();
     match run_command(config, command, &mut report.warnings) {
         Ok(no_match) => report.no_match = no_match,
-        Err(err) if report.warnings.is_empty() || matches!(err, Error::Usage(_)) => return Err(err),
+        Err(err) if report.warnings.is_empty() || matches!(err, Error::Usage(_)) => {
+            return Err(err);
+        }
         Err(err) => report.problems.push(Problem::Spill(err.to_string())),
     }
     Ok(report)
@@ -46,7 +49,11 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Report, Err
 
 /// [`run`]: whether a `--grep` matched nothing; its warnings go to
 /// `warnings`.
-fn run_command(config: &Config, command: &StoreCommand, warnings: &mut Vec<Problem>) -> Result<bool, Error> {
+fn run_command(
+    config: &Config,
+    command: &StoreCommand,
+    warnings: &mut Vec<Problem>,
+) -> Result<bool, Error> {
     let Some(SpillTarget::Store(target)) = &config.spill else {
         return Err(Error::Usage(
             "the store commands need a store: --store or --spill-dir DIR".into(),
@@ -84,11 +91,22 @@ fn run_command(config: &Config, command: &StoreCommand, warnings: &mut Vec<Probl
         } => {
             let entry = find(&store, &entries.outputs, id)?;
             if *capped || grep.is_some() {
-                let view = view::capped(config, &store.path_of(entry), &entry.id, *lines, grep.as_ref())?;
+                let view = view::capped(
+                    config,
+                    &store.path_of(entry),
+                    &entry.id,
+                    *lines,
+                    grep.as_ref(),
+                )?;
                 no_match = view.matches == Some(0);
                 out.write_all(&view.rendered.output)
             } else {
-                show(&store.path_of(entry), *lines, config.options.redact_rules()?, &mut out)?;
+                show(
+                    &store.path_of(entry),
+                    *lines,
+                    config.options.redact_rules()?,
+                    &mut out,
+                )?;
                 Ok(())
             }
         }
@@ -138,13 +156,19 @@ fn skipped_lines(store: &Store, entries: &Entries) -> Vec<Problem> {
 
 /// Asked for output `id` where nothing was ever stored.
 fn no_store(id: &str, dir: &Path) -> Error {
-    Error::Store(format!("no output '{id}': there is no spill store '{}'", dir.display()))
+    Error::Store(format!(
+        "no output '{id}': there is no spill store '{}'",
+        dir.display()
+    ))
 }
 
 /// The store's outputs, and the manifest lines that are not one.
 fn entries_of(store: &Store) -> Result<Entries, Error> {
     store.entries().map_err(|err| {
-        Error::Store(format!("cannot read the spill store's manifest '{}': {err}", store.manifest_name()))
+        Error::Store(format!(
+            "cannot read the spill store's manifest '{}': {err}",
+            store.manifest_name()
+        ))
     })
 }
 
@@ -192,11 +216,20 @@ fn show<W: Write>(
     redact: Option<RedactRules>,
     out: &mut Sink<W>,
 ) -> Result<(), Error> {
-    let cannot_read = || Error::io(format!("cannot read the stored output '{}'", path.display()));
+    let cannot_read = || {
+        Error::io(format!(
+            "cannot read the stored output '{}'",
+            path.display()
+        ))
+    };
     let mut reader = BufReader::new(open_output(path).map_err(cannot_read())?);
     let mut redact = redact.map(Redact::new);
     let (first, last) = lines.unwrap_or((1, u64::MAX));
-    let mut shown = LinesFrom { first, next: 1, out };
+    let mut shown = LinesFrom {
+        first,
+        next: 1,
+        out,
+    };
     let mut line = Vec::new();
     let mut number = 0;
     while number < last && !shown.out.has_failed() {
@@ -317,11 +350,18 @@ pub fn store_list(store: &StoreTarget, limit: Option<usize>) -> Result<String, E
 /// is not a regex, or contradicting options; [`Error::Io`] when the
 /// stored output cannot be read.
 pub fn show_view(config: &Config) -> Result<StoredView, Error> {
-    let Mode::Store(StoreCommand::Show { id, lines, grep, .. }) = &config.mode else {
-        return Err(Error::Usage("show_view needs a --show ID configuration".into()));
+    let Mode::Store(StoreCommand::Show {
+        id, lines, grep, ..
+    }) = &config.mode
+    else {
+        return Err(Error::Usage(
+            "show_view needs a --show ID configuration".into(),
+        ));
     };
     let Some(SpillTarget::Store(target)) = &config.spill else {
-        return Err(Error::Usage("--show needs a store: --store or --spill-dir DIR".into()));
+        return Err(Error::Usage(
+            "--show needs a store: --store or --spill-dir DIR".into(),
+        ));
     };
     let (dir, store) = existing(target)?;
     let Some(store) = store else {
@@ -329,7 +369,13 @@ pub fn show_view(config: &Config) -> Result<StoredView, Error> {
     };
     let entries = entries_of(&store)?;
     let entry = find(&store, &entries.outputs, id)?;
-    view::capped(config, &store.path_of(entry), &entry.id, *lines, grep.as_ref())
+    view::capped(
+        config,
+        &store.path_of(entry),
+        &entry.id,
+        *lines,
+        grep.as_ref(),
+    )
 }
 
 /// `[output {id}: {bytes} bytes, {lines} lines, exit {status}, {command};
@@ -355,8 +401,16 @@ pub(crate) fn summary(entry: &Entry, dir: &Path) -> String {
 /// The command of an output as one line, `stderr of ` before it for a
 /// command's separate stderr; empty outside wrap mode.
 fn described_command(entry: &Entry) -> String {
-    let command = entry.command.as_deref().map(command_line).unwrap_or_default();
-    if entry.stderr { format!("stderr of {command}") } else { command }
+    let command = entry
+        .command
+        .as_deref()
+        .map(command_line)
+        .unwrap_or_default();
+    if entry.stderr {
+        format!("stderr of {command}")
+    } else {
+        command
+    }
 }
 
 /// A command as one line: a shell's `-c STRING` (toolcap's own `-c`, or
@@ -392,11 +446,23 @@ mod tests {
     #[test]
     fn commands_read_as_typed() {
         let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
-        assert_eq!(command_line(&argv(&["/bin/sh", "-c", "make test | tee x"])), "make test | tee x");
-        assert_eq!(command_line(&argv(&["cargo", "test", "--", "a b", "it's"])), "cargo test -- 'a b' 'it'\\''s'");
-        assert_eq!(command_line(&argv(&["bash", "-c", "seq 5\necho \x1b[1mdone"])), "seq 5\\necho \\x1b[1mdone");
+        assert_eq!(
+            command_line(&argv(&["/bin/sh", "-c", "make test | tee x"])),
+            "make test | tee x"
+        );
+        assert_eq!(
+            command_line(&argv(&["cargo", "test", "--", "a b", "it's"])),
+            "cargo test -- 'a b' 'it'\\''s'"
+        );
+        assert_eq!(
+            command_line(&argv(&["bash", "-c", "seq 5\necho \x1b[1mdone"])),
+            "seq 5\\necho \\x1b[1mdone"
+        );
         assert_eq!(command_line(&argv(&["grep", "-c", "1"])), "grep -c 1");
-        assert_eq!(command_line(&argv(&["python3", "-c", "print(1)"])), "python3 -c 'print(1)'");
+        assert_eq!(
+            command_line(&argv(&["python3", "-c", "print(1)"])),
+            "python3 -c 'print(1)'"
+        );
         assert_eq!(shortened("abcdef", 4), "abc…");
         assert_eq!(shortened("abc", 4), "abc");
     }

@@ -186,7 +186,10 @@ fn streams<W: Close>(
             .map(|spill| spill.create_sibling(STDERR_SPILL_SUFFIX));
         Printed::new(Stream::new(plan, spill), stderr_sink(), "stderr", config)
     });
-    (Printed::new(Stream::new(plan, spill), stdout, "stdout", config), stderr)
+    (
+        Printed::new(Stream::new(plan, spill), stdout, "stdout", config),
+        stderr,
+    )
 }
 
 /// Ends the streams of a run whose command ended as `child` says (the

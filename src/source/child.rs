@@ -17,7 +17,10 @@ use crate::sys::{self, ProcessGroup};
 /// store's command column and `--profile auto`, which read that string.
 pub(crate) fn is_shell(program: &str) -> bool {
     let name = program.rsplit('/').next().unwrap_or(program);
-    matches!(name, "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" | "mksh" | "yash" | "fish")
+    matches!(
+        name,
+        "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash" | "mksh" | "yash" | "fish"
+    )
 }
 
 /// What `--plain-env` sets: the variables that make tools stop decorating
@@ -78,7 +81,9 @@ pub(crate) fn spawn(wrap: &WrapConfig, may_take_terminal: bool) -> Result<Spawne
         command.current_dir(dir);
     }
     if let Some(env) = &wrap.env {
-        command.env_clear().envs(env.iter().map(|(name, value)| (name, value)));
+        command
+            .env_clear()
+            .envs(env.iter().map(|(name, value)| (name, value)));
     }
     let feeds_input = wrap.input.is_some();
     let has_terminal =

@@ -188,8 +188,7 @@ impl Supervisor<'_> {
                 }
             }
             let pipes_open = self.output.is_some() || self.stderr.is_some();
-            let drained =
-                !pipes_open || cancelled || drain_until.is_some_and(|until| now >= until);
+            let drained = !pipes_open || cancelled || drain_until.is_some_and(|until| now >= until);
             if let Some(status) = exited
                 && kill_at.is_none()
                 && drained

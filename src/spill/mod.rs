@@ -85,7 +85,6 @@ impl StoreTarget {
     }
 }
 
-
 /// Refuses a `--spill FILE` that is the same file (device and inode) as an
 /// input, stdin included, or as toolcap's stdout or stderr: opening it
 /// would truncate what toolcap is about to read, or mix the output into
@@ -188,7 +187,9 @@ impl Stored {
     /// The ids of the outputs this run wrote, which retention never
     /// deletes after the write.
     fn written(&self) -> Vec<&str> {
-        std::iter::once(self.id.as_str()).chain(self.sibling.as_deref()).collect()
+        std::iter::once(self.id.as_str())
+            .chain(self.sibling.as_deref())
+            .collect()
     }
 }
 
@@ -323,7 +324,9 @@ impl Spill {
                             *path = unlisted;
                         }
                     }
-                } else if let Err(err) = store.prune(stored.retain.count, stored.retain.bytes, &stored.written()) {
+                } else if let Err(err) =
+                    store.prune(stored.retain.count, stored.retain.bytes, &stored.written())
+                {
                     other_failure = Some(format!(
                         "cannot apply retention to the spill store '{}': {err}",
                         store.dir().display()

@@ -132,13 +132,15 @@ impl Store {
     /// store behind.
     pub(crate) fn open_existing(dir: &Path) -> Result<Option<Store>, String> {
         match fs::metadata(dir) {
-            Err(_) if let Some(why) = dangling_link(dir) => {
-                Err(format!("cannot read spill directory '{}': {why}", dir.display()))
-            }
+            Err(_) if let Some(why) = dangling_link(dir) => Err(format!(
+                "cannot read spill directory '{}': {why}",
+                dir.display()
+            )),
             Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
-            Ok(metadata) if !metadata.is_dir() => {
-                Err(format!("spill directory '{}' is not a directory", dir.display()))
-            }
+            Ok(metadata) if !metadata.is_dir() => Err(format!(
+                "spill directory '{}' is not a directory",
+                dir.display()
+            )),
             _ => Store::checked(dir).map(Some),
         }
     }
@@ -186,7 +188,8 @@ impl Store {
                 .open(&path);
             attempts += 1;
             match created {
-                Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempts < ID_ATTEMPTS => {}
+                Err(err)
+                    if err.kind() == io::ErrorKind::AlreadyExists && attempts < ID_ATTEMPTS => {}
                 Err(err) => return Err(err),
                 Ok(file) => {
                     let writing = file
@@ -319,7 +322,9 @@ impl Store {
                 ManifestLine::Skipped(..) => None,
             })
             .collect();
-        let mut kept_bytes = outputs.iter().fold(0u64, |sum, entry| sum.saturating_add(entry.bytes));
+        let mut kept_bytes = outputs
+            .iter()
+            .fold(0u64, |sum, entry| sum.saturating_add(entry.bytes));
         let mut drop = 0;
         while drop < outputs.len()
             && ((outputs.len() - drop) as u64 > count || kept_bytes > bytes)
@@ -438,7 +443,9 @@ impl Entry {
             None => Ok(entry),
             Some(Value::String(file)) if *file == output_file(&entry.id) => Ok(entry),
             Some(file) => Err(Skipped::ForeignFile {
-                file: file.as_str().map_or_else(|| file.to_string(), str::to_string),
+                file: file
+                    .as_str()
+                    .map_or_else(|| file.to_string(), str::to_string),
                 id: entry.id,
             }),
         }
@@ -496,7 +503,10 @@ fn dangling_link(dir: &Path) -> Option<String> {
             io::ErrorKind::NotFound => "which does not exist".to_string(),
             _ => format!("which cannot be followed: {err}"),
         };
-        Some(format!("{which} is a symbolic link to '{}', {why}", target.display()))
+        Some(format!(
+            "{which} is a symbolic link to '{}', {why}",
+            target.display()
+        ))
     })
 }
 
@@ -529,7 +539,10 @@ pub(crate) fn output_file(id: &str) -> String {
 
 /// Whether `name` has the shape of an id: [`ID_BYTES`] in lower-case hex.
 fn is_id(name: &str) -> bool {
-    name.len() == ID_DIGITS && name.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+    name.len() == ID_DIGITS
+        && name
+            .bytes()
+            .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// Removes a file; one that is gone already is no error.
@@ -563,11 +576,16 @@ fn rfc3339(seconds: u64) -> String {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
@@ -598,22 +616,58 @@ mod tests {
             }
             Entry::from_line(value.to_string().as_bytes()).map(|entry| entry.id)
         };
-        assert_eq!(line("0123abcd", Some("0123abcd.log")), Ok("0123abcd".into()));
+        assert_eq!(
+            line("0123abcd", Some("0123abcd.log")),
+            Ok("0123abcd".into())
+        );
         assert_eq!(line("0123abcd", None), Ok("0123abcd".into()));
-        let foreign = |file: &str| Err(Skipped::ForeignFile { id: "0123abcd".into(), file: file.into() });
-        for file in ["/tmp/precious", "../x", "0123abcd.log/", "./0123abcd.log", "89abcdef.log", ""] {
+        let foreign = |file: &str| {
+            Err(Skipped::ForeignFile {
+                id: "0123abcd".into(),
+                file: file.into(),
+            })
+        };
+        for file in [
+            "/tmp/precious",
+            "../x",
+            "0123abcd.log/",
+            "./0123abcd.log",
+            "89abcdef.log",
+            "",
+        ] {
             assert_eq!(line("0123abcd", Some(file)), foreign(file), "{file}");
         }
-        for id in ["../x", "0123ABCD", "0123abc", "0123abcde", "", "0123abc/", "0123abc\u{e9}"] {
-            assert_eq!(line(id, Some(&format!("{id}.log"))), Err(Skipped::ForeignId(id.into())), "{id}");
+        for id in [
+            "../x",
+            "0123ABCD",
+            "0123abc",
+            "0123abcde",
+            "",
+            "0123abc/",
+            "0123abc\u{e9}",
+        ] {
+            assert_eq!(
+                line(id, Some(&format!("{id}.log"))),
+                Err(Skipped::ForeignId(id.into())),
+                "{id}"
+            );
         }
         let number = json!({"id": "0123abcd", "file": 7, "created": "t", "bytes": 1, "lines": 1});
         assert_eq!(
             Entry::from_line(number.to_string().as_bytes()).map(|entry| entry.id),
-            Err(Skipped::ForeignFile { id: "0123abcd".into(), file: "7".into() })
+            Err(Skipped::ForeignFile {
+                id: "0123abcd".into(),
+                file: "7".into()
+            })
         );
-        assert_eq!(Entry::from_line(b"{\"id\":\"0123abcd\"}").map(|e| e.id), Err(Skipped::Unreadable));
-        assert_eq!(Entry::from_line(b"torn").map(|e| e.id), Err(Skipped::Unreadable));
+        assert_eq!(
+            Entry::from_line(b"{\"id\":\"0123abcd\"}").map(|e| e.id),
+            Err(Skipped::Unreadable)
+        );
+        assert_eq!(
+            Entry::from_line(b"torn").map(|e| e.id),
+            Err(Skipped::Unreadable)
+        );
     }
 
     #[test]
@@ -625,6 +679,14 @@ mod tests {
         names.sort_unstable();
         // Upper case, or one digit short, is not an id; nine digits end in
         // an id.
-        assert_eq!(names, ["0123abcd.log", "123abcd5.log", "89abcdef.log", "deadbeef.log"]);
+        assert_eq!(
+            names,
+            [
+                "0123abcd.log",
+                "123abcd5.log",
+                "89abcdef.log",
+                "deadbeef.log"
+            ]
+        );
     }
 }

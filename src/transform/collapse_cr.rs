@@ -112,7 +112,8 @@ impl CollapseCr {
     fn continue_line(&mut self, input: &[u8], from: usize, out: &mut dyn Emit) -> usize {
         let mut at = from;
         while at < input.len() {
-            let text_end = memchr3(b'\r', BACKSPACE, b'\n', &input[at..]).map_or(input.len(), |p| at + p);
+            let text_end =
+                memchr3(b'\r', BACKSPACE, b'\n', &input[at..]).map_or(input.len(), |p| at + p);
             if text_end > at {
                 self.resolve_cr(Some(input[at]), out);
                 self.add_text(&input[at..text_end], out);
@@ -151,7 +152,8 @@ impl Transform for CollapseCr {
                 at = p + 2;
                 continue;
             }
-            let line_start = memrchr(b'\n', &input[plain_from..p]).map_or(plain_from, |q| plain_from + q + 1);
+            let line_start =
+                memrchr(b'\n', &input[plain_from..p]).map_or(plain_from, |q| plain_from + q + 1);
             if line_start > plain_from {
                 out.bytes(&input[plain_from..line_start]);
             }

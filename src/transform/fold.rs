@@ -162,7 +162,10 @@ impl Fold {
                 self.changed = true;
                 let folded = held - 1;
                 let lines = (self.held_from, self.held_from + folded - 1);
-                out.merged_line(&fold_marker(folded, self.name_lines.then_some(lines)), folded);
+                out.merged_line(
+                    &fold_marker(folded, self.name_lines.then_some(lines)),
+                    folded,
+                );
                 out.bytes(&self.last);
             }
         }
@@ -396,7 +399,15 @@ fn maskable(byte: u8) -> bool {
 /// Words a status-like number follows (`exit 1`, `status=500`,
 /// `failures: 3`), in any case; it also precedes the last two (`3
 /// errors`; not `failed`: `retry 2 failed` counts retries).
-const STATUS_WORDS: &[&[u8]] = &[b"exit", b"status", b"code", b"rc", b"failed", b"failures", b"errors"];
+const STATUS_WORDS: &[&[u8]] = &[
+    b"exit",
+    b"status",
+    b"code",
+    b"rc",
+    b"failed",
+    b"failures",
+    b"errors",
+];
 
 /// [`similar`], and with the same status-like numbers: a line whose
 /// status differs where its neighbour's agrees (a 500 among 200s, `exit 1`
@@ -424,7 +435,8 @@ fn status_numbers(line: &[u8]) -> impl Iterator<Item = &[u8]> {
                 at += 1;
             }
             let end = at;
-            let edge = |byte: Option<&u8>| byte.is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'.'));
+            let edge =
+                |byte: Option<&u8>| byte.is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'.'));
             if !edge(start.checked_sub(1).and_then(|i| line.get(i))) || !edge(line.get(end)) {
                 continue;
             }
@@ -439,7 +451,9 @@ fn status_numbers(line: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// Whether a line is an HTTP request's: it holds `HTTP/` or a method
 /// (`GET`, `POST`, `PUT`, `DELETE`, `PATCH`, `HEAD`, `OPTIONS`) as a word.
 fn is_http(line: &[u8]) -> bool {
-    const METHODS: &[&[u8]] = &[b"GET", b"POST", b"PUT", b"DELETE", b"PATCH", b"HEAD", b"OPTIONS"];
+    const METHODS: &[&[u8]] = &[
+        b"GET", b"POST", b"PUT", b"DELETE", b"PATCH", b"HEAD", b"OPTIONS",
+    ];
     memchr::memmem::find(line, b"HTTP/").is_some()
         || line
             .split(|b| !b.is_ascii_alphabetic())
@@ -457,14 +471,28 @@ fn is_status(line: &[u8], start: usize, end: usize) -> bool {
         && spaced(start.checked_sub(1).and_then(|i| line.get(i)))
         && spaced(line.get(end));
     // The word before, across spaces, `:` and `=`.
-    let before = line[..start].iter().rposition(|&b| !matches!(b, b' ' | b':' | b'=')).map_or(0, |i| i + 1);
-    let word_start = line[..before].iter().rposition(|b| !b.is_ascii_alphabetic()).map_or(0, |i| i + 1);
+    let before = line[..start]
+        .iter()
+        .rposition(|&b| !matches!(b, b' ' | b':' | b'='))
+        .map_or(0, |i| i + 1);
+    let word_start = line[..before]
+        .iter()
+        .rposition(|b| !b.is_ascii_alphabetic())
+        .map_or(0, |i| i + 1);
     let word_before = &line[word_start..before];
     let follows = before < start
-        && STATUS_WORDS.iter().any(|word| word.eq_ignore_ascii_case(word_before));
+        && STATUS_WORDS
+            .iter()
+            .any(|word| word.eq_ignore_ascii_case(word_before));
     // The word after, across one space.
-    let after = line.get(end + 1..).filter(|_| line.get(end) == Some(&b' ')).unwrap_or_default();
-    let word_after = &after[..after.iter().position(|b| !b.is_ascii_alphabetic()).unwrap_or(after.len())];
+    let after = line
+        .get(end + 1..)
+        .filter(|_| line.get(end) == Some(&b' '))
+        .unwrap_or_default();
+    let word_after = &after[..after
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(after.len())];
     let precedes = [&b"failures"[..], b"errors"]
         .iter()
         .any(|word| word.eq_ignore_ascii_case(word_after));
@@ -491,7 +519,11 @@ fn similar_by_tokens(a: &[u8], b: &[u8]) -> bool {
             return true;
         }
         let differs_at = i + same;
-        let back = a[i..differs_at].iter().rev().take_while(|&&byte| maskable(byte)).count();
+        let back = a[i..differs_at]
+            .iter()
+            .rev()
+            .take_while(|&&byte| maskable(byte))
+            .count();
         (i, j) = (differs_at - back, j + same - back);
         // Token by token until past the difference.
         while i <= differs_at {
@@ -535,7 +567,8 @@ fn differ_only_in_place(a: &[u8], b: &[u8]) -> bool {
                 }
                 rest &= !in_id;
             } else {
-                let Some(end) = settle(a, b, index * 8 + (rest.trailing_zeros() / 8) as usize) else {
+                let Some(end) = settle(a, b, index * 8 + (rest.trailing_zeros() / 8) as usize)
+                else {
                     return false;
                 };
                 id_end = id_end.max(end);
@@ -566,7 +599,12 @@ fn settle(a: &[u8], b: &[u8], at: usize) -> Option<usize> {
     if class & CLASS[usize::from(b[at])] & HEX == 0 {
         return None;
     }
-    let start = at - a[..at].iter().rev().take_while(|&&byte| is_hex_digit(byte)).count();
+    let start = at
+        - a[..at]
+            .iter()
+            .rev()
+            .take_while(|&&byte| is_hex_digit(byte))
+            .count();
     let end = at + run(a, at, HEX);
     // Rule 2's `.` could take the run's first digits into the number
     // before it: not an id then.
@@ -641,7 +679,11 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         }
         same += 8;
     }
-    same + a[same..].iter().zip(&b[same..]).take_while(|(x, y)| x == y).count()
+    same + a[same..]
+        .iter()
+        .zip(&b[same..])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 #[cfg(test)]
@@ -652,9 +694,11 @@ mod tests {
 
     fn rules(protected: &[&str], classes: &[&str]) -> FoldRules {
         FoldRules {
-            classes: classes.iter().map(|c| LineMatch::new(&[c]).unwrap()).collect(),
-            protected: (!protected.is_empty())
-                .then(|| LineMatch::new(protected).unwrap()),
+            classes: classes
+                .iter()
+                .map(|c| LineMatch::new(&[c]).unwrap())
+                .collect(),
+            protected: (!protected.is_empty()).then(|| LineMatch::new(protected).unwrap()),
         }
     }
 
@@ -685,7 +729,10 @@ mod tests {
     #[test]
     fn masking_reads_numbers_ids_and_spaces() {
         for (a, b) in [
-            ("test_param[17] PASSED [ 12%]", "test_param[1001] PASSED [ 99%]"),
+            (
+                "test_param[17] PASSED [ 12%]",
+                "test_param[1001] PASSED [ 99%]",
+            ),
             ("took 0.12s", "took 13.5s"),
             ("id=deadbeef01 ok", "id=0123456789abcdef ok"),
             ("a\t \tb", "a b"),
@@ -710,7 +757,12 @@ mod tests {
         // hex digits go on as bytes of their own.
         assert_eq!(
             masked(b"0.12345678abc"),
-            [Token::Number, Token::Byte(b'a'), Token::Byte(b'b'), Token::Byte(b'c')]
+            [
+                Token::Number,
+                Token::Byte(b'a'),
+                Token::Byte(b'b'),
+                Token::Byte(b'c')
+            ]
         );
     }
 
@@ -722,7 +774,11 @@ mod tests {
         for _ in 0..3 {
             shorter = shorter
                 .iter()
-                .flat_map(|line| alphabet.iter().map(move |&byte| [line.as_slice(), &[byte]].concat()))
+                .flat_map(|line| {
+                    alphabet
+                        .iter()
+                        .map(move |&byte| [line.as_slice(), &[byte]].concat())
+                })
                 .collect();
             lines.extend(shorter.iter().cloned());
         }
@@ -746,11 +802,15 @@ mod tests {
         }
     }
 
-    fn line_and_changed_in_place() -> impl proptest::strategy::Strategy<Value = (Vec<u8>, Vec<u8>)> {
+    fn line_and_changed_in_place() -> impl proptest::strategy::Strategy<Value = (Vec<u8>, Vec<u8>)>
+    {
         use proptest::prelude::*;
         // Hex digits often enough that ids of 8 and more occur.
         let byte = prop::sample::select(b"0123456789abcdefABCDEF0123456789 \t.x-=".to_vec());
-        (prop::collection::vec(byte.clone(), 0..48), prop::collection::vec((any::<usize>(), byte), 0..6))
+        (
+            prop::collection::vec(byte.clone(), 0..48),
+            prop::collection::vec((any::<usize>(), byte), 0..6),
+        )
             .prop_map(|(line, changes)| {
                 let mut changed = line.clone();
                 for (at, byte) in changes {
@@ -778,11 +838,20 @@ mod tests {
     #[test]
     fn the_shortcut_settles_counters_durations_and_ids() {
         for (a, b) in [
-            ("worker[3] id=9e3779b1 status=200 dur=5ms", "worker[4] id=3c6ef372 status=201 dur=7ms"),
+            (
+                "worker[3] id=9e3779b1 status=200 dur=5ms",
+                "worker[4] id=3c6ef372 status=201 dur=7ms",
+            ),
             ("t=0.25s\tok", "t=1.75s ok"),
-            ("sha 0123456789abcdef0123456789ABCDEF0123456789abcdef0123456789abcdef", "sha fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"),
+            (
+                "sha 0123456789abcdef0123456789ABCDEF0123456789abcdef0123456789abcdef",
+                "sha fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210",
+            ),
         ] {
-            assert!(differ_only_in_place(a.as_bytes(), b.as_bytes()), "{a:?} {b:?}");
+            assert!(
+                differ_only_in_place(a.as_bytes(), b.as_bytes()),
+                "{a:?} {b:?}"
+            );
         }
         for (a, b) in [
             // Not an id: seven hex digits, or after a decimal point.
@@ -791,7 +860,10 @@ mod tests {
             ("cafe", "beef"),
             ("a-1", "a 1"),
         ] {
-            assert!(!differ_only_in_place(a.as_bytes(), b.as_bytes()), "{a:?} {b:?}");
+            assert!(
+                !differ_only_in_place(a.as_bytes(), b.as_bytes()),
+                "{a:?} {b:?}"
+            );
         }
     }
 
@@ -799,12 +871,19 @@ mod tests {
     fn a_different_status_is_not_similar() {
         // The issue's access log: the 500 stays, and so do its neighbours
         // (no run of three similar lines is left).
-        let log = "GET /a 200 12ms\nGET /a 200 9ms\nGET /a 500 31ms\nGET /a 200 8ms\nGET /a 200 7ms\n";
+        let log =
+            "GET /a 200 12ms\nGET /a 200 9ms\nGET /a 500 31ms\nGET /a 200 8ms\nGET /a 200 7ms\n";
         assert_eq!(fold(log), log);
         let same = "GET /a 200 12ms\nGET /a 200 9ms\nGET /a 200 31ms\n";
-        assert_eq!(fold(same), "GET /a 200 12ms\n[... 1 similar line folded ...]\nGET /a 200 31ms\n");
+        assert_eq!(
+            fold(same),
+            "GET /a 200 12ms\n[... 1 similar line folded ...]\nGET /a 200 31ms\n"
+        );
         let jobs = "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\njob 4: exit 0\njob 5: exit 0\njob 6: exit 0\n";
-        assert_eq!(fold(jobs), "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\n[... 2 similar lines folded ...]\njob 6: exit 0\n");
+        assert_eq!(
+            fold(jobs),
+            "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\n[... 2 similar lines folded ...]\njob 6: exit 0\n"
+        );
         let counts = "run 1: 0 errors\nrun 2: 3 errors\nrun 3: 0 errors\n";
         assert_eq!(fold(counts), counts);
         // Not statuses: a percentage, a number inside a word or a version,
@@ -812,7 +891,10 @@ mod tests {
         assert_eq!(status_numbers(b"-item 190").count(), 0);
         let progress = "[ 10%] x\n[ 20%] x\n[ 30%] x\n";
         assert_eq!(status_numbers(b"GET [100%] x 404x v1.200 ").count(), 0);
-        assert_eq!(status_numbers(b"status=500 exit: 2 3 errors").collect::<Vec<_>>(), [&b"500"[..], b"2", b"3"]);
+        assert_eq!(
+            status_numbers(b"status=500 exit: 2 3 errors").collect::<Vec<_>>(),
+            [&b"500"[..], b"2", b"3"]
+        );
         assert!(fold(progress).contains("folded"));
     }
 
@@ -828,14 +910,20 @@ mod tests {
             "n 1\n[... 1 similar line folded ...]\nn 3",
             "an unterminated last line ends the run"
         );
-        assert_eq!(fold("n 1\r\nn 2\nn 3\r\n"), "n 1\r\n[... 1 similar line folded ...]\nn 3\r\n");
+        assert_eq!(
+            fold("n 1\r\nn 2\nn 3\r\n"),
+            "n 1\r\n[... 1 similar line folded ...]\nn 3\r\n"
+        );
     }
 
     #[test]
     fn markers_name_raw_lines_and_stand_for_them() {
         let input = b"head\nrow 1\nrow 2\nrow 3\nrow 4\nrow 5\ntail\n";
         let named = fold_with(&rules(&[], &[]), true, input);
-        assert_eq!(named, "head\nrow 1\n[... 3 similar lines folded (lines 3-5) ...]\nrow 5\ntail\n");
+        assert_eq!(
+            named,
+            "head\nrow 1\n[... 3 similar lines folded (lines 3-5) ...]\nrow 5\ntail\n"
+        );
         let output = run(|| Box::new(Fold::new(rules(&[], &[]), true)), input, 7);
         assert_eq!(output.merged, [(11, 3)]);
     }
@@ -843,7 +931,8 @@ mod tests {
     #[test]
     fn protected_lines_end_runs_and_never_start_one() {
         let protected = rules(&["FAIL"], &[]);
-        let input = b"t 1 ok\nt 2 ok\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\nt 7 ok\nt 8 ok\nt 9 ok\n";
+        let input =
+            b"t 1 ok\nt 2 ok\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\nt 7 ok\nt 8 ok\nt 9 ok\n";
         assert_eq!(
             fold_with(&protected, false, input),
             "t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAIL\nt 5 FAIL\nt 6 FAIL\n\
@@ -869,14 +958,21 @@ mod tests {
         );
         // A line of a class and a line of none are never similar.
         let mixed = rules(&[], &["^a 1$"]);
-        assert_eq!(fold_with(&mixed, false, b"a 1\na 2\na 3\n"), "a 1\na 2\na 3\n");
+        assert_eq!(
+            fold_with(&mixed, false, b"a 1\na 2\na 3\n"),
+            "a 1\na 2\na 3\n"
+        );
     }
 
     #[test]
     fn merged_and_long_lines_end_runs() {
         let long = format!("n {}\n", "x".repeat(MAX_COMPARED));
         let input = format!("n 1\nn 2\n{long}{long}{long}n 3\nn 4\n");
-        let output = run(|| Box::new(Fold::new(rules(&[], &[]), false)), input.as_bytes(), 1000);
+        let output = run(
+            || Box::new(Fold::new(rules(&[], &[]), false)),
+            input.as_bytes(),
+            1000,
+        );
         assert!(output.bytes == input.as_bytes());
         let mut fold = Fold::new(rules(&[], &[]), true);
         let mut output = crate::transform::testing::Output::default();

@@ -142,7 +142,9 @@ impl Transform for MaxLine {
             at = end;
             // Cheap test first: a line no longer than the limit, newline
             // included, is short whatever its terminator.
-            if end - start <= self.limit || split_terminator(&input[start..end]).0.len() <= self.limit {
+            if end - start <= self.limit
+                || split_terminator(&input[start..end]).0.len() <= self.limit
+            {
                 continue;
             }
             if short_from < start {

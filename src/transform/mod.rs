@@ -182,7 +182,11 @@ impl Stage {
 
     /// Runs `step` on each transform in order, with the transforms after
     /// it, then `capper`, as where it emits.
-    fn in_order(&mut self, capper: &mut dyn Emit, mut step: impl FnMut(&mut dyn Transform, &mut dyn Emit)) {
+    fn in_order(
+        &mut self,
+        capper: &mut dyn Emit,
+        mut step: impl FnMut(&mut dyn Transform, &mut dyn Emit),
+    ) {
         for index in 0..self.transforms.len() {
             let (done, rest) = self.transforms.split_at_mut(index + 1);
             step(done[index].as_mut(), &mut Chain { rest, sink: capper });
@@ -196,12 +200,16 @@ impl Stage {
 
     /// What `--redact` redacted, by kind; `None` without `--redact`.
     pub(crate) fn redactions(&self) -> Option<Redactions> {
-        self.transforms.iter().find_map(|transform| transform.redactions())
+        self.transforms
+            .iter()
+            .find_map(|transform| transform.redactions())
     }
 
     /// Whether the cleaned stream names the spill file.
     pub(crate) fn names_spill(&self) -> bool {
-        self.transforms.iter().any(|transform| transform.names_spill())
+        self.transforms
+            .iter()
+            .any(|transform| transform.names_spill())
     }
 }
 

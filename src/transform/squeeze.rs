@@ -73,7 +73,13 @@ impl Squeeze {
 
     /// Whether `input[start..end]` repeats the previous line (`last` in the
     /// chunk, else the held one), whose length is already known to match.
-    fn repeats_last(&self, input: &[u8], last: Option<(usize, usize)>, start: usize, end: usize) -> bool {
+    fn repeats_last(
+        &self,
+        input: &[u8],
+        last: Option<(usize, usize)>,
+        start: usize,
+        end: usize,
+    ) -> bool {
         let line = &input[start..end];
         match last {
             Some((s, e)) => same_line(&input[s..e], line),
@@ -238,7 +244,11 @@ mod tests {
         let input = [long.clone(), long.clone(), long.clone()].concat();
         for chunk in [100, 4096, 65_536, input.len()] {
             let output = run(|| Box::<Squeeze>::default(), &input, chunk).bytes;
-            assert!(output == input, "chunks of {chunk}: {} bytes out", output.len());
+            assert!(
+                output == input,
+                "chunks of {chunk}: {} bytes out",
+                output.len()
+            );
         }
     }
 }

@@ -65,7 +65,10 @@ mod tests {
             strip(b"\x1b[1;31merror\x1b[0m: \xff\xfe \x1b]8;;http://x\x1b\\link\x1b]8;;\x07\n"),
             b"error: \xff\xfe link\n"
         );
-        assert_eq!(strip(b"no escapes \r\n\xc3\xa9"), b"no escapes \r\n\xc3\xa9");
+        assert_eq!(
+            strip(b"no escapes \r\n\xc3\xa9"),
+            b"no escapes \r\n\xc3\xa9"
+        );
         assert_eq!(strip(b"\x1b[3\nbroken"), b"\nbroken");
         assert_eq!(strip(b"cut at the end \x1b[3"), b"cut at the end ");
     }

@@ -19,7 +19,10 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
     BuiltIn {
         name: "pytest",
         matches: &["pytest", "py.test"],
-        detect: &[r"^=+ test session starts =+$", r"^platform \S+ -- Python \S+, pytest-"],
+        detect: &[
+            r"^=+ test session starts =+$",
+            r"^platform \S+ -- Python \S+, pytest-",
+        ],
         args: &[
             "--clean",
             // Passing tests, as `-v` lists them and as rows of dots.
@@ -47,8 +50,16 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
     BuiltIn {
         name: "cargo",
         matches: &[
-            "cargo build", "cargo b", "cargo check", "cargo c", "cargo test", "cargo t",
-            "cargo clippy", "cargo run", "cargo r", "cargo nextest",
+            "cargo build",
+            "cargo b",
+            "cargo check",
+            "cargo c",
+            "cargo test",
+            "cargo t",
+            "cargo clippy",
+            "cargo run",
+            "cargo r",
+            "cargo nextest",
         ],
         detect: &[
             r"^ +(Compiling|Checking) \S+ v\d",
@@ -184,7 +195,9 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
         // A document's first byte, after blanks: `{`, or a `[` that opens
         // an array of something JSON (not a log's `[INFO]` or ninja's
         // `[1/9]`, which make's profile takes first).
-        detect: &[r#"\A\s*(\{|\[\s*([\[{"\]]|-?\d+(\.\d+)?([eE][-+]?\d+)?\s*[,\]]|true|false|null))"#],
+        detect: &[
+            r#"\A\s*(\{|\[\s*([\[{"\]]|-?\d+(\.\d+)?([eE][-+]?\d+)?\s*[,\]]|true|false|null))"#,
+        ],
         // auto: JSON for a document that parses, and the output as without
         // the profile for anything else (JSON Lines, an HTML error page).
         args: &["--format", "auto"],

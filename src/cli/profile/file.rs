@@ -137,7 +137,11 @@ fn parse_document(text: &str) -> Result<(Vec<UserProfile>, Option<HookTable>), W
             ));
         }
         let DeValue::Table(table) = value.get_ref() else {
-            return Err(Wrong::at(value.span(), "profiles", "expected [profiles.NAME] tables"));
+            return Err(Wrong::at(
+                value.span(),
+                "profiles",
+                "expected [profiles.NAME] tables",
+            ));
         };
         for (name, profile) in table {
             profiles.push(profile_table(name, profile)?);
@@ -167,26 +171,49 @@ fn hook_table(value: &Spanned<DeValue>) -> Result<HookTable, Wrong> {
         match field.get_ref().as_ref() {
             "args" => {
                 hook.args = Some(strings(value).ok_or_else(|| {
-                    Wrong::at(value.span(), key, "expected an array of strings, [\"...\", ...]")
+                    Wrong::at(
+                        value.span(),
+                        key,
+                        "expected an array of strings, [\"...\", ...]",
+                    )
                 })?);
             }
             "decision" => match value.get_ref() {
                 DeValue::String(text) if ["allow", "ask"].contains(&text.as_ref()) => {
                     hook.decision = Some(text.to_string());
                 }
-                _ => return Err(Wrong::at(value.span(), key, "expected \"allow\" or \"ask\"")),
+                _ => {
+                    return Err(Wrong::at(
+                        value.span(),
+                        key,
+                        "expected \"allow\" or \"ask\"",
+                    ));
+                }
             },
-            _ => return Err(Wrong::at(field.span(), key, "unknown key: [hook] has args and decision")),
+            _ => {
+                return Err(Wrong::at(
+                    field.span(),
+                    key,
+                    "unknown key: [hook] has args and decision",
+                ));
+            }
         }
     }
     Ok(hook)
 }
 
 /// `[profiles.NAME]`; its `line` is its offset until `parse` counts lines.
-fn profile_table(name: &Spanned<std::borrow::Cow<str>>, value: &Spanned<DeValue>) -> Result<UserProfile, Wrong> {
+fn profile_table(
+    name: &Spanned<std::borrow::Cow<str>>,
+    value: &Spanned<DeValue>,
+) -> Result<UserProfile, Wrong> {
     let key = format!("profiles.{}", name.get_ref());
     let DeValue::Table(table) = value.get_ref() else {
-        return Err(Wrong::at(value.span(), key, "expected a table, [profiles.NAME]"));
+        return Err(Wrong::at(
+            value.span(),
+            key,
+            "expected a table, [profiles.NAME]",
+        ));
     };
     let valid_name = !name.get_ref().is_empty()
         && name
@@ -228,7 +255,11 @@ fn profile_table(name: &Spanned<std::borrow::Cow<str>>, value: &Spanned<DeValue>
             }
         };
         *slot = Some(strings(value).ok_or_else(|| {
-            Wrong::at(value.span(), key, "expected an array of strings, [\"...\", ...]")
+            Wrong::at(
+                value.span(),
+                key,
+                "expected an array of strings, [\"...\", ...]",
+            )
         })?);
     }
     Ok(profile)
@@ -279,7 +310,8 @@ mod tests {
             ]
         );
         assert_eq!(parse("").unwrap(), []);
-        let (profiles, hook) = parse_document("[hook]\nargs = [\"--max\", \"8k\"]\ndecision = \"ask\"\n").unwrap();
+        let (profiles, hook) =
+            parse_document("[hook]\nargs = [\"--max\", \"8k\"]\ndecision = \"ask\"\n").unwrap();
         let table = HookTable {
             args: Some(vec!["--max".into(), "8k".into()]),
             decision: Some("ask".into()),
@@ -307,8 +339,14 @@ mod tests {
                 "/p.toml:1: key 'other': unknown key: the file holds [profiles.NAME] tables and a \
                  [hook] table",
             ),
-            ("[hook]\nargz = []\n", "/p.toml:2: key 'hook.argz': unknown key: [hook] has args and decision"),
-            ("[hook]\ndecision = \"deny\"\n", "/p.toml:2: key 'hook.decision': expected \"allow\" or \"ask\""),
+            (
+                "[hook]\nargz = []\n",
+                "/p.toml:2: key 'hook.argz': unknown key: [hook] has args and decision",
+            ),
+            (
+                "[hook]\ndecision = \"deny\"\n",
+                "/p.toml:2: key 'hook.decision': expected \"allow\" or \"ask\"",
+            ),
             (
                 "[hook]\nargs = \"--max 8k\"\n",
                 "/p.toml:2: key 'hook.args': expected an array of strings, [\"...\", ...]",
@@ -317,7 +355,10 @@ mod tests {
                 "[profiles.x]\nfoo = true\n",
                 "/p.toml:2: key 'profiles.x.foo': unknown key: a profile has match, detect and args",
             ),
-            ("[profiles]\nx = 1\n", "/p.toml:2: key 'profiles.x': expected a table, [profiles.NAME]"),
+            (
+                "[profiles]\nx = 1\n",
+                "/p.toml:2: key 'profiles.x': expected a table, [profiles.NAME]",
+            ),
             (
                 "[profiles.auto]\nargs = []\n",
                 "/p.toml:1: key 'profiles.auto': 'auto' and 'none' are not names: --profile auto picks \
@@ -330,6 +371,9 @@ mod tests {
         assert!(syntax.starts_with("/p.toml:"), "{syntax}");
         assert!(syntax.contains("invalid TOML: "), "{syntax}");
         let syntax = error("[profiles.x]\nargs = [--fold]\n");
-        assert!(syntax.starts_with("/p.toml:2: key 'args': invalid TOML: "), "{syntax}");
+        assert!(
+            syntax.starts_with("/p.toml:2: key 'args': invalid TOML: "),
+            "{syntax}"
+        );
     }
 }

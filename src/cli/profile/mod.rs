@@ -28,14 +28,38 @@ use crate::{Config, InputProfile, Mode, ProfileChoice};
 /// reading the store. A profile says how output is cleaned, kept and
 /// capped.
 const NOT_IN_PROFILES: &[&str] = &[
-    "files", "program", "command", "profile", "profiles", "json", "live", "spill", "spill_dir",
-    "no_spill", "store", "list", "show", "summary", "prune", "retain", "retain_size", "help",
+    "files",
+    "program",
+    "command",
+    "profile",
+    "profiles",
+    "json",
+    "live",
+    "spill",
+    "spill_dir",
+    "no_spill",
+    "store",
+    "list",
+    "show",
+    "summary",
+    "prune",
+    "retain",
+    "retain_size",
+    "help",
     "version",
 ];
 
 /// The options that set the budget: the user's one replaces a profile's
 /// (all of them: a profile's --recent without its --window means nothing).
-const BUDGET: &[&str] = &["max", "total", "tokens", "chars", "window", "recent", "window_ceiling"];
+const BUDGET: &[&str] = &[
+    "max",
+    "total",
+    "tokens",
+    "chars",
+    "window",
+    "recent",
+    "window_ceiling",
+];
 
 /// A profile, built-in or the user's.
 #[derive(Debug)]
@@ -75,7 +99,9 @@ impl Profile {
         self.matches.iter().any(|entry| {
             let mut words = entry.split_whitespace();
             words.next() == Some(invocation.program.as_str())
-                && words.next().is_none_or(|sub| invocation.subcommand() == Some(sub))
+                && words
+                    .next()
+                    .is_none_or(|sub| invocation.subcommand() == Some(sub))
         })
     }
 
@@ -92,14 +118,22 @@ impl Profile {
         while let Some(word) = words.next() {
             let (arg, inline_value) = match word.strip_prefix("--") {
                 Some(long) => {
-                    let (name, value) = long.split_once('=').map_or((long, None), |(n, v)| (n, Some(v)));
-                    let arg = command.get_arguments().find(|arg| arg.get_long() == Some(name));
+                    let (name, value) = long
+                        .split_once('=')
+                        .map_or((long, None), |(n, v)| (n, Some(v)));
+                    let arg = command
+                        .get_arguments()
+                        .find(|arg| arg.get_long() == Some(name));
                     (arg, value.is_some())
                 }
                 None => {
-                    let short = word.strip_prefix('-').and_then(|flags| flags.chars().next());
+                    let short = word
+                        .strip_prefix('-')
+                        .and_then(|flags| flags.chars().next());
                     let arg = short.and_then(|short| {
-                        command.get_arguments().find(|arg| arg.get_short() == Some(short))
+                        command
+                            .get_arguments()
+                            .find(|arg| arg.get_short() == Some(short))
                     });
                     (arg, word.len() > 2)
                 }
@@ -178,8 +212,12 @@ impl Profiles {
                 }
             };
             let profile = Profile {
-                matches: user.matches.unwrap_or_else(|| owned(built_in.map_or(&[], |b| b.matches))),
-                detect: user.detect.unwrap_or_else(|| owned(built_in.map_or(&[], |b| b.detect))),
+                matches: user
+                    .matches
+                    .unwrap_or_else(|| owned(built_in.map_or(&[], |b| b.matches))),
+                detect: user
+                    .detect
+                    .unwrap_or_else(|| owned(built_in.map_or(&[], |b| b.detect))),
                 args,
                 origin: Origin::User {
                     file,
@@ -222,7 +260,10 @@ impl Profiles {
     /// script, its commands in order (`cd x && touch y && cargo build` is
     /// cargo's, `make && pytest` make's), then what runs the script.
     fn for_command(&self, argv: &[OsString]) -> Option<&Profile> {
-        let words: Vec<String> = argv.iter().map(|word| word.to_string_lossy().into_owned()).collect();
+        let words: Vec<String> = argv
+            .iter()
+            .map(|word| word.to_string_lossy().into_owned())
+            .collect();
         let invocations = program::invocations(&words);
         let mut ordered: Vec<&program::Invocation> = invocations.iter().rev().collect();
         // Stable: each command keeps its innermost program first.
@@ -245,7 +286,10 @@ impl Profiles {
             Some(file) if file.exists() => {
                 out.push_str(&format!("User profiles: {}\n", file.display()));
             }
-            Some(file) => out.push_str(&format!("User profiles: {} (no such file)\n", file.display())),
+            Some(file) => out.push_str(&format!(
+                "User profiles: {} (no such file)\n",
+                file.display()
+            )),
             None => out.push_str("User profiles: none (neither XDG_CONFIG_HOME nor HOME is set)\n"),
         }
         for profile in &self.list {
@@ -258,7 +302,11 @@ impl Profiles {
                 } => format!(
                     "{}:{line}{}",
                     file.display(),
-                    if *replaces { ", replaces the built-in" } else { "" }
+                    if *replaces {
+                        ", replaces the built-in"
+                    } else {
+                        ""
+                    }
                 ),
             };
             out.push_str(&format!("\n{} ({origin})\n", profile.name));
@@ -272,8 +320,21 @@ impl Profiles {
                     label = " ".repeat(10);
                 }
             };
-            field("match", vec![profile.matches.join(", ")].into_iter().filter(|m| !m.is_empty()).collect());
-            field("detect", profile.detect.iter().map(|pattern| shell_quote(pattern)).collect());
+            field(
+                "match",
+                vec![profile.matches.join(", ")]
+                    .into_iter()
+                    .filter(|m| !m.is_empty())
+                    .collect(),
+            );
+            field(
+                "detect",
+                profile
+                    .detect
+                    .iter()
+                    .map(|pattern| shell_quote(pattern))
+                    .collect(),
+            );
             field("options", option_lines(&profile.args));
         }
         out
@@ -320,11 +381,22 @@ fn check_user_profile(profile: &Profile) -> Result<(), String> {
         }
     }
     for pattern in &profile.detect {
-        RegexBuilder::new(pattern).multi_line(true).build().map_err(|err| {
-            let why = err.to_string();
-            let why = why.lines().last().unwrap_or_default().trim_start_matches("error: ").to_string();
-            format!("{}: invalid detect pattern '{pattern}': {why}", profile.described())
-        })?;
+        RegexBuilder::new(pattern)
+            .multi_line(true)
+            .build()
+            .map_err(|err| {
+                let why = err.to_string();
+                let why = why
+                    .lines()
+                    .last()
+                    .unwrap_or_default()
+                    .trim_start_matches("error: ")
+                    .to_string();
+                format!(
+                    "{}: invalid detect pattern '{pattern}': {why}",
+                    profile.described()
+                )
+            })?;
     }
     Ok(())
 }
@@ -332,7 +404,9 @@ fn check_user_profile(profile: &Profile) -> Result<(), String> {
 /// `--profiles`: the listing, or why the user's profiles cannot be read.
 /// The `[hook]` table of the user's profiles.toml (`args`: the options of
 /// the commands `--hook` rewrites; `decision`), if it has one.
-pub(super) fn hook_table(env: &dyn Fn(&str) -> Option<OsString>) -> Result<Option<file::HookTable>, String> {
+pub(super) fn hook_table(
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Result<Option<file::HookTable>, String> {
     match file::path(env) {
         Some(path) => file::read_hook(&path),
         None => Ok(None),
@@ -349,8 +423,15 @@ pub(super) fn listing(env: &dyn Fn(&str) -> Option<OsString>) -> Result<String, 
 /// built-ins: a completion has nowhere to say why.
 pub(super) fn names(env: &dyn Fn(&str) -> Option<OsString>) -> String {
     let names: Vec<String> = match Profiles::load(env) {
-        Ok(profiles) => profiles.list.into_iter().map(|profile| profile.name).collect(),
-        Err(_) => builtin::BUILT_INS.iter().map(|b| b.name.to_string()).collect(),
+        Ok(profiles) => profiles
+            .list
+            .into_iter()
+            .map(|profile| profile.name)
+            .collect(),
+        Err(_) => builtin::BUILT_INS
+            .iter()
+            .map(|b| b.name.to_string())
+            .collect(),
     };
     let mut out = String::from("auto\nnone\n");
     for name in names {
@@ -394,7 +475,11 @@ pub(super) fn apply(
         // The profile's options in front of the user's.
         let merged = |chosen: &[&ProfileOption]| {
             let mut merged = argv[..1.min(argv.len())].to_vec();
-            merged.extend(chosen.iter().flat_map(|option| option.words.iter().map(OsString::from)));
+            merged.extend(
+                chosen
+                    .iter()
+                    .flat_map(|option| option.words.iter().map(OsString::from)),
+            );
             merged.extend(argv.iter().skip(1).cloned());
             reparse(merged)
         };
@@ -409,7 +494,11 @@ pub(super) fn apply(
             let alone: Vec<OsString> = argv[..1.min(argv.len())]
                 .iter()
                 .cloned()
-                .chain(options.iter().flat_map(|option| option.words.iter().map(OsString::from)))
+                .chain(
+                    options
+                        .iter()
+                        .flat_map(|option| option.words.iter().map(OsString::from)),
+                )
                 .collect();
             if reparse(alone).is_ok_and(|config| contradiction(&config).is_some()) {
                 return Err(in_profile(err));
@@ -439,9 +528,17 @@ pub(super) fn apply(
         }
         _ if choice == "auto" => {
             let mut candidates = Vec::new();
-            for profile in profiles.list.iter().filter(|profile| !profile.detect.is_empty()) {
+            for profile in profiles
+                .list
+                .iter()
+                .filter(|profile| !profile.detect.is_empty())
+            {
                 let options = with(profile, false)?.options;
-                candidates.push(InputProfile::new(profile.name.clone(), profile.detect.clone(), options));
+                candidates.push(InputProfile::new(
+                    profile.name.clone(),
+                    profile.detect.clone(),
+                    options,
+                ));
             }
             let mut config = config;
             config.profile = ProfileChoice::FromInput(candidates);
@@ -497,7 +594,9 @@ mod tests {
                 .split(' ')
                 .map(|word| OsString::from(word.replace('|', " ")))
                 .collect();
-            profiles.for_command(&argv).map(|profile| profile.name.clone())
+            profiles
+                .for_command(&argv)
+                .map(|profile| profile.name.clone())
         };
         for (command, expected) in [
             ("cargo test", Some("cargo")),
@@ -509,7 +608,10 @@ mod tests {
             ("/bin/sh -c cd|x&&go|test|./...", Some("go")),
             ("bash -c go|mod|tidy", None),
             ("bash -euo pipefail -c cargo|test", Some("cargo")),
-            ("sh -c exec|2>&1;|{|cd|x||||exit|1;|pytest;|}", Some("pytest")),
+            (
+                "sh -c exec|2>&1;|{|cd|x||||exit|1;|pytest;|}",
+                Some("pytest"),
+            ),
             ("sh -c echo|pytest", None),
             ("go mod tidy", None),
             ("find . -name x", Some("listing")),
@@ -534,6 +636,9 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        assert_eq!(option_lines(&args), ["--clean", "--keep '^E '", "--max 4k", r"--keep 'it'\''s'"]);
+        assert_eq!(
+            option_lines(&args),
+            ["--clean", "--keep '^E '", "--max 4k", r"--keep 'it'\''s'"]
+        );
     }
 }

@@ -87,9 +87,26 @@ pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
             "sudo" => Next::Runs(skip_options(
                 args,
                 &[
-                    "-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C",
-                    "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-T",
-                    "--command-timeout", "-U", "--other-user",
+                    "-u",
+                    "--user",
+                    "-g",
+                    "--group",
+                    "-h",
+                    "--host",
+                    "-p",
+                    "--prompt",
+                    "-C",
+                    "--close-from",
+                    "-D",
+                    "--chdir",
+                    "-r",
+                    "--role",
+                    "-t",
+                    "--type",
+                    "-T",
+                    "--command-timeout",
+                    "-U",
+                    "--other-user",
                 ],
             )),
             "time" => Next::Runs(skip_options(args, &["-f", "--format", "-o", "--output"])),
@@ -102,7 +119,10 @@ pub(super) fn invocations(words: &[String]) -> Vec<Invocation> {
             "nohup" | "exec" => Next::Runs(skip_options(args, &["-a"])),
             "command" if !only_describes(args) => Next::Runs(skip_options(args, &[])),
             // Its options hold their values (`-oL`), or take the next word.
-            "stdbuf" => Next::Runs(skip_options(args, &["-i", "-o", "-e", "--input", "--output", "--error"])),
+            "stdbuf" => Next::Runs(skip_options(
+                args,
+                &["-i", "-o", "-e", "--input", "--output", "--error"],
+            )),
             "uv" if args.first().is_some_and(|arg| arg == "run") => uv_run(&args[1..]),
             "npx" => npx(args),
             _ if is_python(program) => python_module(args),
@@ -140,9 +160,9 @@ pub(super) fn printing_commands(script: &str) -> Vec<Vec<String>> {
     /// Builtins and tests that only prepare or check, and a `for` loop's
     /// header: the command that follows them is the one that prints.
     const PREPARE: &[&str] = &[
-        "cd", "pushd", "popd", "export", "set", "unset", "source", ".", "umask", "ulimit",
-        "alias", "shopt", "trap", ":", "true", "test", "[", "[[", "declare", "typeset",
-        "local", "readonly", "exit", "for",
+        "cd", "pushd", "popd", "export", "set", "unset", "source", ".", "umask", "ulimit", "alias",
+        "shopt", "trap", ":", "true", "test", "[", "[[", "declare", "typeset", "local", "readonly",
+        "exit", "for",
     ];
     /// Reserved words that open or close a group, a condition or a loop
     /// body: the command after them (`{ pytest; }`, `if make; then`) runs.
@@ -151,7 +171,10 @@ pub(super) fn printing_commands(script: &str) -> Vec<Vec<String>> {
     ];
     let mut found = Vec::new();
     for command in shell_commands(script) {
-        let keywords = command.iter().take_while(|word| KEYWORDS.contains(&word.as_str())).count();
+        let keywords = command
+            .iter()
+            .take_while(|word| KEYWORDS.contains(&word.as_str()))
+            .count();
         match skip_assignments(&command[keywords..]) {
             [] => {}
             // `exec 2>&1` only redirects the shell's own output.
@@ -305,10 +328,25 @@ fn skip_options<'a>(args: &'a [String], valued: &[&str]) -> &'a [String] {
 /// `uv run [OPTIONS] COMMAND` or `uv run -m MODULE`.
 fn uv_run(args: &[String]) -> Next<'_> {
     const VALUED: &[&str] = &[
-        "--with", "--with-editable", "--with-requirements", "--python", "-p", "--project",
-        "--directory", "--package", "--extra", "--group", "--env-file", "--index",
-        "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f",
-        "--config-file", "--cache-dir",
+        "--with",
+        "--with-editable",
+        "--with-requirements",
+        "--python",
+        "-p",
+        "--project",
+        "--directory",
+        "--package",
+        "--extra",
+        "--group",
+        "--env-file",
+        "--index",
+        "--default-index",
+        "--index-url",
+        "--extra-index-url",
+        "--find-links",
+        "-f",
+        "--config-file",
+        "--cache-dir",
     ];
     let mut at = 0;
     while let Some(arg) = args.get(at) {
@@ -412,7 +450,10 @@ mod tests {
 
     /// The first command of a script that prints, as one line.
     fn first_command(script: &str) -> Vec<String> {
-        printing_commands(script).into_iter().next().unwrap_or_default()
+        printing_commands(script)
+            .into_iter()
+            .next()
+            .unwrap_or_default()
     }
 
     fn programs(command: &str) -> Vec<String> {
@@ -426,7 +467,10 @@ mod tests {
             ("cargo test --lib", &["cargo"][..]),
             ("/usr/bin/env -i FOO=1 cargo build", &["env", "cargo"]),
             ("sudo -u ci -E make -j4", &["sudo", "make"]),
-            ("time -p nice -n 5 timeout -s KILL 5m pytest -x", &["time", "nice", "timeout", "pytest"]),
+            (
+                "time -p nice -n 5 timeout -s KILL 5m pytest -x",
+                &["time", "nice", "timeout", "pytest"],
+            ),
             ("uv run --with rich -- pytest", &["uv", "pytest"]),
             ("uv run -m pytest", &["uv", "pytest"]),
             ("npx --yes jest --ci", &["npx", "jest"]),
@@ -466,15 +510,42 @@ mod tests {
     #[test]
     fn shell_options_before_the_string_are_skipped() {
         for (argv, expected) in [
-            (&["bash", "-o", "pipefail", "-c", "cargo test"][..], &["bash", "cargo"][..]),
-            (&["bash", "-eo", "pipefail", "-c", "cargo test"], &["bash", "cargo"]),
-            (&["bash", "-euo", "pipefail", "-c", "cargo test"], &["bash", "cargo"]),
-            (&["bash", "-O", "extglob", "-c", "cargo test"], &["bash", "cargo"]),
-            (&["bash", "+O", "extglob", "+o", "posix", "-ec", "cargo test"], &["bash", "cargo"]),
-            (&["bash", "-oO", "pipefail", "extglob", "-c", "pytest"], &["bash", "pytest"]),
-            (&["bash", "-c", "-o", "pipefail", "pytest"], &["bash", "pytest"]),
-            (&["bash", "--norc", "--rcfile", "rc", "-lc", "pytest"], &["bash", "pytest"]),
-            (&["zsh", "--emulate", "sh", "-c", "pytest"], &["zsh", "pytest"]),
+            (
+                &["bash", "-o", "pipefail", "-c", "cargo test"][..],
+                &["bash", "cargo"][..],
+            ),
+            (
+                &["bash", "-eo", "pipefail", "-c", "cargo test"],
+                &["bash", "cargo"],
+            ),
+            (
+                &["bash", "-euo", "pipefail", "-c", "cargo test"],
+                &["bash", "cargo"],
+            ),
+            (
+                &["bash", "-O", "extglob", "-c", "cargo test"],
+                &["bash", "cargo"],
+            ),
+            (
+                &["bash", "+O", "extglob", "+o", "posix", "-ec", "cargo test"],
+                &["bash", "cargo"],
+            ),
+            (
+                &["bash", "-oO", "pipefail", "extglob", "-c", "pytest"],
+                &["bash", "pytest"],
+            ),
+            (
+                &["bash", "-c", "-o", "pipefail", "pytest"],
+                &["bash", "pytest"],
+            ),
+            (
+                &["bash", "--norc", "--rcfile", "rc", "-lc", "pytest"],
+                &["bash", "pytest"],
+            ),
+            (
+                &["zsh", "--emulate", "sh", "-c", "pytest"],
+                &["zsh", "pytest"],
+            ),
             (&["sh", "-c", "--", "pytest"], &["sh", "pytest"]),
             (&["sh", "-c", "-", "pytest"], &["sh", "pytest"]),
             (&["sh", "-c", "exec pytest -x"], &["sh", "exec", "pytest"]),
@@ -527,14 +598,22 @@ mod tests {
 
     #[test]
     fn subcommands_skip_options_and_toolchains() {
-        let cargo = &invocations(&["cargo".into(), "+nightly".into(), "-q".into(), "test".into()])[0];
+        let cargo = &invocations(&[
+            "cargo".into(),
+            "+nightly".into(),
+            "-q".into(),
+            "test".into(),
+        ])[0];
         assert_eq!(cargo.subcommand(), Some("test"));
         for (command, expected) in [
             ("git -c color.ui=always diff HEAD", Some("diff")),
             ("git -C repo --no-pager log -p", Some("log")),
             ("git --git-dir=.git show", Some("show")),
             ("git --attr-source HEAD diff", Some("diff")),
-            ("cargo --config build.jobs=1 --color always test", Some("test")),
+            (
+                "cargo --config build.jobs=1 --color always test",
+                Some("test"),
+            ),
             ("git -c", None),
         ] {
             let words: Vec<String> = command.split(' ').map(String::from).collect();

@@ -120,8 +120,14 @@ impl Collector {
 
 /// Whether the document has a newline within its first 200 bytes.
 fn looks_pretty(doc: &[u8]) -> bool {
-    let start = doc.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(doc.len());
-    let end = doc.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |p| p + 1);
+    let start = doc
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(doc.len());
+    let end = doc
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |p| p + 1);
     memchr(b'\n', &doc[start..end.min(start + PRETTY_SNIFF)]).is_some()
 }
 

@@ -123,7 +123,8 @@ impl<'t> Shortener<'t> {
 
     fn write_key(&mut self, key: &[u8]) {
         self.out.extend_from_slice(key);
-        self.out.extend_from_slice(if self.layout.pretty { b": " } else { b":" });
+        self.out
+            .extend_from_slice(if self.layout.pretty { b": " } else { b":" });
     }
 
     fn write_whole(&mut self, index: usize, depth: usize) {
@@ -132,7 +133,11 @@ impl<'t> Shortener<'t> {
             self.out.extend_from_slice(self.tree.text(index));
             return;
         }
-        let (open, close) = if kind == Kind::Object { (b'{', b'}') } else { (b'[', b']') };
+        let (open, close) = if kind == Kind::Object {
+            (b'{', b'}')
+        } else {
+            (b'[', b']')
+        };
         self.out.push(open);
         let children = self.tree.children(index);
         for (position, &child) in children.iter().enumerate() {
@@ -173,7 +178,8 @@ impl<'t> Shortener<'t> {
         self.out.push(b'"');
         self.out.extend_from_slice(&raw[..cut_start]);
         let omitted = decoded_at_end.saturating_sub(decoded_at_start);
-        self.out.extend_from_slice(json_string_marker(omitted).as_bytes());
+        self.out
+            .extend_from_slice(json_string_marker(omitted).as_bytes());
         self.out.extend_from_slice(&raw[cut_end.max(cut_start)..]);
         self.out.push(b'"');
     }
@@ -211,7 +217,10 @@ impl<'t> Shortener<'t> {
     fn items_marker(&self, k: u64, n: u64, schema: Option<&Schema>, shown: usize) -> Vec<u8> {
         let listed = schema.map(|schema| {
             let shown = shown.min(schema.keys.len());
-            (&schema.keys[..shown], schema.more || shown < schema.keys.len())
+            (
+                &schema.keys[..shown],
+                schema.more || shown < schema.keys.len(),
+            )
         });
         let mut marker = b"\"".to_vec();
         marker.extend_from_slice(&json_items_marker(k, n, listed));
@@ -229,18 +238,34 @@ impl<'t> Shortener<'t> {
         let (mut front, mut back, mut used) = (0, 0, 0u64);
         let mut taken: Vec<bool> = Vec::new();
         for pass in 0..2 {
-            let dropped = if pass == 0 { &items[..] } else { &items[front..n - back] };
+            let dropped = if pass == 0 {
+                &items[..]
+            } else {
+                &items[front..n - back]
+            };
             let schema = self.schema(dropped);
             let (mut front_open, mut back_open) = (true, true);
             let mut front_turn = taken.last() != Some(&true);
             while (front_open || back_open) && front + back < n {
-                let from_front = if front_open && back_open { front_turn } else { front_open };
+                let from_front = if front_open && back_open {
+                    front_turn
+                } else {
+                    front_open
+                };
                 front_turn = !front_turn;
-                let item = if from_front { items[front] } else { items[n - 1 - back] };
+                let item = if from_front {
+                    items[front]
+                } else {
+                    items[n - 1 - back]
+                };
                 let size = self.tree.size(item);
                 let left = (n - front - back - 1) as u64;
-                let reserve = self.items_marker(left, n as u64, schema.as_ref(), SCHEMA_KEYS).len() as u64;
-                if self.fits_whole(item, budget) && frame(front + back + 2, used + size + reserve) <= budget {
+                let reserve = self
+                    .items_marker(left, n as u64, schema.as_ref(), SCHEMA_KEYS)
+                    .len() as u64;
+                if self.fits_whole(item, budget)
+                    && frame(front + back + 2, used + size + reserve) <= budget
+                {
                     used += size;
                     taken.push(from_front);
                     if from_front { front += 1 } else { back += 1 }
@@ -256,7 +281,12 @@ impl<'t> Shortener<'t> {
         let mut marker;
         loop {
             let dropped = &items[front..n - back];
-            marker = self.items_marker(dropped.len() as u64, n as u64, self.schema(dropped).as_ref(), SCHEMA_KEYS);
+            marker = self.items_marker(
+                dropped.len() as u64,
+                n as u64,
+                self.schema(dropped).as_ref(),
+                SCHEMA_KEYS,
+            );
             if frame(front + back + 1, used + marker.len() as u64) <= budget || taken.is_empty() {
                 break;
             }
@@ -286,10 +316,17 @@ impl<'t> Shortener<'t> {
         // No item fits whole: the first one, shortened, when its smallest
         // form fits beside the marker for the rest.
         let rest = &items[1..];
-        let rest_marker = (!rest.is_empty())
-            .then(|| self.items_marker(rest.len() as u64, n as u64, self.schema(rest).as_ref(), SCHEMA_KEYS));
+        let rest_marker = (!rest.is_empty()).then(|| {
+            self.items_marker(
+                rest.len() as u64,
+                n as u64,
+                self.schema(rest).as_ref(),
+                SCHEMA_KEYS,
+            )
+        });
         let marker_len = rest_marker.as_ref().map_or(0, |m| m.len() as u64);
-        let first_room = budget.saturating_sub(frame(1 + usize::from(rest_marker.is_some()), marker_len));
+        let first_room =
+            budget.saturating_sub(frame(1 + usize::from(rest_marker.is_some()), marker_len));
         if first_room >= self.min_size(items[0], depth + 1) {
             self.element(0, depth);
             self.write(items[0], first_room, depth + 1);
@@ -323,7 +360,10 @@ impl<'t> Shortener<'t> {
             .iter()
             .map(|&member| self.tree.key(member).len() as u64 + self.layout.colon())
             .collect();
-        let value_mins: Vec<u64> = members.iter().map(|&member| self.min_size(member, depth + 1)).collect();
+        let value_mins: Vec<u64> = members
+            .iter()
+            .map(|&member| self.min_size(member, depth + 1))
+            .collect();
         let frame = |count: usize, elements: u64| self.layout.frame(depth, count as u64, elements);
         // The first `kept` members, in their smallest forms, and the marker
         // entry for the rest if they do not all fit.
@@ -361,7 +401,10 @@ impl<'t> Shortener<'t> {
         let room = budget.saturating_sub(frame(count, keys + marker_element));
         // Water-filling: the largest common cap c such that every value
         // gets min(its size, max(c, its smallest form)) within the room.
-        let sizes: Vec<u64> = members[..kept].iter().map(|&member| self.tree.size(member)).collect();
+        let sizes: Vec<u64> = members[..kept]
+            .iter()
+            .map(|&member| self.tree.size(member))
+            .collect();
         let share = |cap: u64| -> u64 {
             sizes
                 .iter()
@@ -372,7 +415,11 @@ impl<'t> Shortener<'t> {
         let (mut low, mut high) = (0, sizes.iter().copied().max().unwrap_or(0));
         while low < high {
             let mid = low + (high - low).div_ceil(2);
-            if share(mid) <= room { low = mid } else { high = mid - 1 }
+            if share(mid) <= room {
+                low = mid
+            } else {
+                high = mid - 1
+            }
         }
         self.out.push(b'{');
         for (position, &member) in members[..kept].iter().enumerate() {
@@ -405,9 +452,14 @@ fn tokens(raw: &[u8]) -> impl Iterator<Item = (usize, usize, u64)> + '_ {
         let (len, bytes) = match byte {
             b'\\' if raw.get(at + 1) == Some(&b'u') => {
                 let unit = hex(&raw[at + 2..at + 6]);
-                let low = raw.get(at + 6..at + 12).filter(|next| next.starts_with(b"\\u")).map(|next| hex(&next[2..]));
+                let low = raw
+                    .get(at + 6..at + 12)
+                    .filter(|next| next.starts_with(b"\\u"))
+                    .map(|next| hex(&next[2..]));
                 match unit {
-                    0xD800..=0xDBFF if low.is_some_and(|low| (0xDC00..=0xDFFF).contains(&low)) => (12, 4),
+                    0xD800..=0xDBFF if low.is_some_and(|low| (0xDC00..=0xDFFF).contains(&low)) => {
+                        (12, 4)
+                    }
                     0..=0x7F => (6, 1),
                     0x80..=0x7FF => (6, 2),
                     _ => (6, 3),
@@ -425,9 +477,9 @@ fn tokens(raw: &[u8]) -> impl Iterator<Item = (usize, usize, u64)> + '_ {
 }
 
 fn hex(digits: &[u8]) -> u32 {
-    digits
-        .iter()
-        .fold(0, |value, &digit| value * 16 + char::from(digit).to_digit(16).unwrap_or(0))
+    digits.iter().fold(0, |value, &digit| {
+        value * 16 + char::from(digit).to_digit(16).unwrap_or(0)
+    })
 }
 
 /// A string's length once decoded, in UTF-8 bytes.
@@ -460,13 +512,18 @@ mod tests {
 
     #[test]
     fn decoded_lengths_count_escapes_as_their_characters() {
-        assert_eq!(decoded_len(br#"a\n\u00e9\u20ac\ud83d\ude00\ud800x"#), 1 + 1 + 2 + 3 + 4 + 3 + 1);
+        assert_eq!(
+            decoded_len(br#"a\n\u00e9\u20ac\ud83d\ude00\ud800x"#),
+            1 + 1 + 2 + 3 + 4 + 3 + 1
+        );
         assert_eq!(decoded_len("é€".as_bytes()), 5);
     }
 
     #[test]
     fn arrays_keep_both_ends_and_name_the_schema() {
-        let items: Vec<String> = (0..100).map(|i| format!(r#"{{"id":{i},"name":"n{i}"}}"#)).collect();
+        let items: Vec<String> = (0..100)
+            .map(|i| format!(r#"{{"id":{i},"name":"n{i}"}}"#))
+            .collect();
         let doc = format!("[{}]", items.join(","));
         let out = shortened(&doc, false, 120);
         assert_eq!(
@@ -479,7 +536,10 @@ mod tests {
     fn strings_keep_start_and_end() {
         let doc = format!(r#"{{"log":"{}","n":1}}"#, "abcdefghij".repeat(100));
         let out = shortened(&doc, false, 60);
-        assert_eq!(out, r#"{"log":"abcdefg[... 986 bytes truncated ...]defghij","n":1}"#);
+        assert_eq!(
+            out,
+            r#"{"log":"abcdefg[... 986 bytes truncated ...]defghij","n":1}"#
+        );
         // An escape is never split.
         let escaped = format!(r#"["{}"]"#, r"\u00e9".repeat(50));
         let out = shortened(&escaped, false, 46);
@@ -491,15 +551,24 @@ mod tests {
         let members: Vec<String> = (0..50).map(|i| format!(r#""key{i}":{i}"#)).collect();
         let doc = format!("{{{}}}", members.join(","));
         let out = shortened(&doc, false, 60);
-        assert_eq!(out, r#"{"key0":0,"key1":1,"[... 48 more keys truncated ...]":null}"#);
+        assert_eq!(
+            out,
+            r#"{"key0":0,"key1":1,"[... 48 more keys truncated ...]":null}"#
+        );
     }
 
     #[test]
     fn large_containers_lose_items_before_small_ones() {
         let big: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
-        let doc = format!(r#"{{"small":[1,2,3],"big":[{}],"tail":"end"}}"#, big.join(","));
+        let doc = format!(
+            r#"{{"small":[1,2,3],"big":[{}],"tail":"end"}}"#,
+            big.join(",")
+        );
         let out = shortened(&doc, true, 150);
-        assert!(out.contains("\"small\": [\n    1,\n    2,\n    3\n  ]"), "{out}");
+        assert!(
+            out.contains("\"small\": [\n    1,\n    2,\n    3\n  ]"),
+            "{out}"
+        );
         assert!(out.contains("items truncated ...]"), "{out}");
         assert!(out.ends_with("\"tail\": \"end\"\n}"), "{out}");
     }
@@ -507,9 +576,15 @@ mod tests {
     #[test]
     fn the_smallest_forms_and_what_cannot_shrink() {
         let doc = format!("[{}]", "[1,2,3],".repeat(1000) + "[]");
-        assert_eq!(shortened(&doc, false, 43), r#"["[... 1001 of 1001 items truncated ...]"]"#);
+        assert_eq!(
+            shortened(&doc, false, 43),
+            r#"["[... 1001 of 1001 items truncated ...]"]"#
+        );
         assert!(shorten(&parse(b"12345678901234567890", false).unwrap(), 10).is_none());
         let printed = print(&parse(br#"{"a": [ ], "b" :{"c":[1]}}"#, true).unwrap());
-        assert_eq!(String::from_utf8(printed).unwrap(), "{\n  \"a\": [],\n  \"b\": {\n    \"c\": [\n      1\n    ]\n  }\n}");
+        assert_eq!(
+            String::from_utf8(printed).unwrap(),
+            "{\n  \"a\": [],\n  \"b\": {\n    \"c\": [\n      1\n    ]\n  }\n}"
+        );
     }
 }

@@ -246,13 +246,8 @@ pub(crate) fn parse(doc: &[u8], pretty: bool) -> Result<Tree<'_>, ParseError> {
             if closed_now {
                 let container = open.pop().map(|o| o.index).unwrap_or_default();
                 nodes[container].end = nodes.len() as u32;
-                nodes[container].size = saturate(container_size(
-                    doc,
-                    &nodes,
-                    container,
-                    open.len(),
-                    layout,
-                ));
+                nodes[container].size =
+                    saturate(container_size(doc, &nodes, container, open.len(), layout));
             }
             let Some(top) = open.last() else {
                 at = skip_space(doc, at);
@@ -394,7 +389,12 @@ fn string(doc: &[u8], mut at: usize) -> Result<usize, ParseError> {
 
 /// Checks the number at `at`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
 fn number(doc: &[u8], mut at: usize) -> Result<usize, ParseError> {
-    let digits = |at: usize| doc[at.min(doc.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits = |at: usize| {
+        doc[at.min(doc.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
     let invalid = |at| ParseError {
         message: "invalid number",
         at,
@@ -458,21 +458,36 @@ mod tests {
     #[test]
     fn refuses_what_is_not_json_saying_where() {
         assert_eq!(error(""), "EOF while parsing a value at line 1 column 1");
-        assert_eq!(error("{\"a\":1}\n{"), "trailing characters at line 2 column 1");
+        assert_eq!(
+            error("{\"a\":1}\n{"),
+            "trailing characters at line 2 column 1"
+        );
         assert_eq!(error("[1,]"), "expected value at line 1 column 4");
         assert_eq!(error("[01]"), "expected ',' or ']' at line 1 column 3");
         assert_eq!(error("{\"a\" 1}"), "expected ':' at line 1 column 6");
         assert_eq!(error("{1:2}"), "key must be a string at line 1 column 2");
         assert_eq!(error("[\"a\\x\"]"), "invalid escape at line 1 column 4");
-        assert_eq!(error("[\"\t\"]"), "control character in string at line 1 column 3");
+        assert_eq!(
+            error("[\"\t\"]"),
+            "control character in string at line 1 column 3"
+        );
         assert_eq!(error("[1.]"), "invalid number at line 1 column 4");
         assert_eq!(error("[-]"), "invalid number at line 1 column 3");
         assert_eq!(error("[\"\u{e9}\"]"), "ok");
-        assert_eq!(error("{\"a\":[1,2\n"), "EOF while parsing an array at line 2 column 1");
-        assert_eq!(error("{\"a\""), "EOF while parsing an object at line 1 column 5");
+        assert_eq!(
+            error("{\"a\":[1,2\n"),
+            "EOF while parsing an array at line 2 column 1"
+        );
+        assert_eq!(
+            error("{\"a\""),
+            "EOF while parsing an object at line 1 column 5"
+        );
         assert!(parse(b"[\"\xff\"]", false).is_err());
         let deep = "[".repeat(MAX_DEPTH + 1);
         assert!(error(&deep).starts_with("nested too deep"));
-        assert_eq!(error(&("[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH))), "ok");
+        assert_eq!(
+            error(&("[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH))),
+            "ok"
+        );
     }
 }
