@@ -51,200 +51,193 @@
 // unwrap; they are compiled with cfg(test), where this does not apply).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+// One clear error on other systems, instead of a wall of them: every file
+// below is Unix code, and none hides behind a macro where rustfmt cannot see.
 #[cfg(not(unix))]
 compile_error!(
     "toolcap supports Unix-like systems only: it relies on process groups, poll(2) and \
      Unix signals"
 );
 
-/// Everything below is Unix-only: a build elsewhere stops at the one
-/// `compile_error!` above instead of a wall of errors.
-macro_rules! unix_only {
-    ($($item:item)*) => { $( #[cfg(unix)] $item )* };
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod cli;
+
+mod capture;
+mod config;
+mod cut;
+mod error;
+mod escape;
+mod format;
+#[cfg(feature = "cli")]
+mod hook;
+mod line_match;
+mod measure;
+mod options;
+mod render;
+mod report;
+mod run;
+mod sink;
+mod size;
+mod source;
+mod spill;
+mod stream;
+mod sys;
+mod transform;
+
+pub use config::{
+    Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Grep, Mode, StderrMode, StoreCommand, WrapConfig,
+};
+pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
+pub use cut::CutMode;
+pub use error::{Error, Problem};
+pub use format::{DEFAULT_JSON_LIMIT, Format};
+pub use measure::Tokenizer;
+pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
+pub use options::{DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR};
+pub use render::{Rendered, render, render_run};
+pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
+pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
+pub use run::{StoredView, run, run_command, show_view, store_list, store_summary};
+pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
+pub use source::Input;
+pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
+
+/// Caps a stream pushed in chunks, in memory bounded by the budget.
+///
+/// ```
+/// let mut capper = toolcap::Capper::new(&toolcap::Options::new().max(6))?;
+/// capper.push(b"first\nsec");
+/// capper.push(b"ond\nthird\n");
+/// let report = capper.finish();
+/// // Head and tail of 3 bytes each: no line boundary is close enough.
+/// assert_eq!((report.head.as_slice(), report.tail.as_slice()), (&b"fir"[..], &b"rd\n"[..]));
+/// assert_eq!(report.cut.map(|cut| cut.omitted_bytes()), Some(13));
+/// # Ok::<(), toolcap::Error>(())
+/// ```
+pub struct Capper {
+    stream: stream::Stream,
+    /// `--profile auto` ([`Capper::for_run`]): the input's first bytes,
+    /// held until they choose the options.
+    sniff: Option<run::Sniff>,
+    /// The profile applied, for the report.
+    profile: Option<String>,
 }
 
-unix_only! {
-    #[cfg(feature = "cli")]
-    #[doc(hidden)]
-    pub mod cli;
-
-    mod capture;
-    mod config;
-    mod cut;
-    mod error;
-    mod escape;
-    mod format;
-    #[cfg(feature = "cli")]
-    mod hook;
-    mod line_match;
-    mod measure;
-    mod options;
-    mod render;
-    mod report;
-    mod run;
-    mod sink;
-    mod size;
-    mod source;
-    mod spill;
-    mod stream;
-    mod sys;
-    mod transform;
-
-    pub use config::{
-        Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Grep, Mode, StderrMode, StoreCommand,
-        WrapConfig,
-    };
-    pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
-    pub use cut::CutMode;
-    pub use error::{Error, Problem};
-    pub use format::{DEFAULT_JSON_LIMIT, Format};
-    pub use measure::Tokenizer;
-    pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
-    pub use options::{DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR};
-    pub use render::{Rendered, render, render_run};
-    pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
-    pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
-    pub use run::{StoredView, run, run_command, show_view, store_list, store_summary};
-    pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
-    pub use source::Input;
-    pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
-
-    /// Caps a stream pushed in chunks, in memory bounded by the budget.
-    ///
-    /// ```
-    /// let mut capper = toolcap::Capper::new(&toolcap::Options::new().max(6))?;
-    /// capper.push(b"first\nsec");
-    /// capper.push(b"ond\nthird\n");
-    /// let report = capper.finish();
-    /// // Head and tail of 3 bytes each: no line boundary is close enough.
-    /// assert_eq!((report.head.as_slice(), report.tail.as_slice()), (&b"fir"[..], &b"rd\n"[..]));
-    /// assert_eq!(report.cut.map(|cut| cut.omitted_bytes()), Some(13));
-    /// # Ok::<(), toolcap::Error>(())
-    /// ```
-    pub struct Capper {
-        stream: stream::Stream,
-        /// `--profile auto` ([`Capper::for_run`]): the input's first bytes,
-        /// held until they choose the options.
-        sniff: Option<run::Sniff>,
-        /// The profile applied, for the report.
-        profile: Option<String>,
+impl std::fmt::Debug for Capper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Capper").finish_non_exhaustive()
     }
+}
 
-    impl std::fmt::Debug for Capper {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.debug_struct("Capper").finish_non_exhaustive()
-        }
-    }
-
-    impl Capper {
-        /// A capper for `options`.
-        ///
-        /// # Errors
-        ///
-        /// [`Error::Usage`] when the options contradict each other (a `--head`
-        /// larger than `--max`, say), worded as the command line words it.
-        pub fn new(options: &Options) -> Result<Capper, Error> {
-            Ok(Capper {
-                stream: stream::Stream::new(options.plan()?, None),
-                sniff: None,
-                profile: None,
-            })
-        }
-
-        /// Consumes the next chunk of the stream.
-        pub fn push(&mut self, chunk: &[u8]) {
-            match &mut self.sniff {
-                Some(sniff) => {
-                    if let Some(rest) = sniff.hold(chunk) {
-                        self.choose_profile();
-                        self.stream.feed(rest);
-                    }
-                }
-                None => self.stream.feed(chunk),
-            }
-        }
-
-        /// Ends `--profile auto`'s wait: caps by the profile the held
-        /// bytes choose, if any, starting with them.
-        fn choose_profile(&mut self) {
-            if let Some(sniff) = self.sniff.take() {
-                let (chosen, held) = sniff.choose();
-                if let Some(choice) = chosen {
-                    self.stream.replan(choice.plan);
-                    self.profile = Some(choice.name);
-                }
-                self.stream.feed(&held);
-            }
-        }
-
-        /// A capper for one stream as `config` caps it: with its options,
-        /// its profile (with `--profile auto`, the one the stream's first
-        /// [`PROFILE_SNIFF_BYTES`] choose, as in filter mode) and its spill
-        /// file or store (`config.mode` plays no part).
-        /// [`finish_run`](Capper::finish_run) it, and
-        /// [`render_run`] the report as `config` says.
-        ///
-        /// # Errors
-        ///
-        /// As [`Capper::new`], also for the options of each profile the
-        /// stream may choose; and [`Error::Usage`] when the spill file is
-        /// this process's stdout or stderr.
-        pub fn for_run(config: &Config) -> Result<Capper, Error> {
-            let plan = config.options.plan()?;
-            let sniff = run::Sniff::of(config)?;
-            if let Some(target) = &config.spill {
-                spill::check_target(target, &[], &[])?;
-            }
-            let spill = config.spill.as_ref().map(spill::Spill::create);
-            let profile = match &config.profile {
-                ProfileChoice::Applied(name) => Some(name.clone()),
-                _ => None,
-            };
-            Ok(Capper {
-                stream: stream::Stream::new(plan, spill),
-                sniff,
-                profile,
-            })
-        }
-
-        /// Ends the stream and decides the cuts.
-        pub fn finish(self) -> StreamReport {
-            self.finish_run().output
-        }
-
-        /// Ends the stream into the [`Report`] of a run: its
-        /// [`StreamReport`], and the problems and warnings of its spill
-        /// file, whose failures never stop the capping (the marker says
-        /// the full output was not saved, and why).
-        pub fn finish_run(mut self) -> Report {
-            self.choose_profile();
-            let mut problems = stream::Problems::default();
-            let output = self
-                .stream
-                .finish(0, &stream::RunFacts::default(), &mut problems);
-            Report {
-                output,
-                stderr: None,
-                child: None,
-                interrupted_by: None,
-                problems: problems.errors,
-                warnings: problems.warnings,
-                profile: self.profile,
-                no_match: false,
-            }
-        }
-    }
-
-    /// Caps `input` and returns the bytes toolcap would print for it.
+impl Capper {
+    /// A capper for `options`.
     ///
     /// # Errors
     ///
-    /// As [`Capper::new`].
-    pub fn cap(input: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
-        let mut capper = Capper::new(options)?;
-        capper.push(input);
-        let mut output = Vec::new();
-        render(&capper.finish(), options, &mut output).map_err(Error::io("cannot render"))?;
-        Ok(output)
+    /// [`Error::Usage`] when the options contradict each other (a `--head`
+    /// larger than `--max`, say), worded as the command line words it.
+    pub fn new(options: &Options) -> Result<Capper, Error> {
+        Ok(Capper {
+            stream: stream::Stream::new(options.plan()?, None),
+            sniff: None,
+            profile: None,
+        })
     }
+
+    /// Consumes the next chunk of the stream.
+    pub fn push(&mut self, chunk: &[u8]) {
+        match &mut self.sniff {
+            Some(sniff) => {
+                if let Some(rest) = sniff.hold(chunk) {
+                    self.choose_profile();
+                    self.stream.feed(rest);
+                }
+            }
+            None => self.stream.feed(chunk),
+        }
+    }
+
+    /// Ends `--profile auto`'s wait: caps by the profile the held
+    /// bytes choose, if any, starting with them.
+    fn choose_profile(&mut self) {
+        if let Some(sniff) = self.sniff.take() {
+            let (chosen, held) = sniff.choose();
+            if let Some(choice) = chosen {
+                self.stream.replan(choice.plan);
+                self.profile = Some(choice.name);
+            }
+            self.stream.feed(&held);
+        }
+    }
+
+    /// A capper for one stream as `config` caps it: with its options,
+    /// its profile (with `--profile auto`, the one the stream's first
+    /// [`PROFILE_SNIFF_BYTES`] choose, as in filter mode) and its spill
+    /// file or store (`config.mode` plays no part).
+    /// [`finish_run`](Capper::finish_run) it, and
+    /// [`render_run`] the report as `config` says.
+    ///
+    /// # Errors
+    ///
+    /// As [`Capper::new`], also for the options of each profile the
+    /// stream may choose; and [`Error::Usage`] when the spill file is
+    /// this process's stdout or stderr.
+    pub fn for_run(config: &Config) -> Result<Capper, Error> {
+        let plan = config.options.plan()?;
+        let sniff = run::Sniff::of(config)?;
+        if let Some(target) = &config.spill {
+            spill::check_target(target, &[], &[])?;
+        }
+        let spill = config.spill.as_ref().map(spill::Spill::create);
+        let profile = match &config.profile {
+            ProfileChoice::Applied(name) => Some(name.clone()),
+            _ => None,
+        };
+        Ok(Capper {
+            stream: stream::Stream::new(plan, spill),
+            sniff,
+            profile,
+        })
+    }
+
+    /// Ends the stream and decides the cuts.
+    pub fn finish(self) -> StreamReport {
+        self.finish_run().output
+    }
+
+    /// Ends the stream into the [`Report`] of a run: its
+    /// [`StreamReport`], and the problems and warnings of its spill
+    /// file, whose failures never stop the capping (the marker says
+    /// the full output was not saved, and why).
+    pub fn finish_run(mut self) -> Report {
+        self.choose_profile();
+        let mut problems = stream::Problems::default();
+        let output = self
+            .stream
+            .finish(0, &stream::RunFacts::default(), &mut problems);
+        Report {
+            output,
+            stderr: None,
+            child: None,
+            interrupted_by: None,
+            problems: problems.errors,
+            warnings: problems.warnings,
+            profile: self.profile,
+            no_match: false,
+        }
+    }
+}
+
+/// Caps `input` and returns the bytes toolcap would print for it.
+///
+/// # Errors
+///
+/// As [`Capper::new`].
+pub fn cap(input: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
+    let mut capper = Capper::new(options)?;
+    capper.push(input);
+    let mut output = Vec::new();
+    render(&capper.finish(), options, &mut output).map_err(Error::io("cannot render"))?;
+    Ok(output)
 }
