@@ -84,6 +84,7 @@ mod spill;
 mod stream;
 mod sys;
 mod transform;
+mod vocab;
 
 pub use config::{
     Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Grep, Mode, StderrMode, StoreCommand, WrapConfig,

@@ -22,7 +22,14 @@ use regex_syntax::hir::{
     Repetition,
 };
 
-use crate::transform::split_terminator;
+use crate::vocab::split_terminator;
+
+/// What `--keep-errors` keeps: lines that say error (also `TypeError`,
+/// `errors`), exception (also `NullPointerException`), fail, failed,
+/// failure, panic, panicked, traceback or fatal, in any case, and pytest's
+/// `E   ` lines that carry an assertion's details.
+pub const KEEP_ERRORS: &str =
+    r"(?i:(error|exception)s?\b|\b(fail(s|ed|ure|ures)?|panic(s|ked)?|traceback|fatal)\b)|^E   ";
 
 /// Text lower-cased at a time for the literal search, at first and at
 /// most: a candidate in the next line costs little lower-casing, and the
@@ -86,7 +93,7 @@ impl LineMatch {
     }
 }
 
-/// `--keep-errors`'s words ([`KEEP_ERRORS`](crate::KEEP_ERRORS)), which
+/// `--keep-errors`'s words ([`KEEP_ERRORS`](KEEP_ERRORS)), which
 /// say error only outside file names: `exceptions.py`, `error.h` and
 /// `/usr/include/c++/12/system_error` in a listing are names, not errors.
 /// A match is in a file name when the run of non-blank bytes that holds it
@@ -104,7 +111,7 @@ pub(crate) struct ErrorWords {
 impl ErrorWords {
     pub(crate) fn new() -> Result<ErrorWords, regex::Error> {
         Ok(ErrorWords {
-            words: regex::bytes::Regex::new(crate::KEEP_ERRORS)?,
+            words: regex::bytes::Regex::new(KEEP_ERRORS)?,
             listing: regex::bytes::Regex::new(r"^[-dlcbpsD][-rwxsStTl]{9}[.+@]?[ \t\n\x0C\r]")?,
             extension: regex::bytes::Regex::new(r"\.[A-Za-z0-9]{1,8}$")?,
         })
@@ -327,7 +334,6 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::KEEP_ERRORS;
 
     fn searched(pattern: &str) -> bool {
         required_literals(&[pattern]).is_some()

@@ -5,8 +5,8 @@
 
 use regex::bytes::Regex;
 
-use crate::capture::Budget;
 use crate::capture::keep::KeepRules;
+use crate::cut::Budget;
 use crate::cut::CutMode;
 use crate::error::Error;
 use crate::format::{Format, FormatPlan};
@@ -32,12 +32,7 @@ pub const DEFAULT_WINDOW_CEILING: u64 = 256 << 10;
 /// output loses its verdict along with its middle.
 pub const WINDOW_FLOOR: u64 = 1_000;
 
-/// What `--keep-errors` keeps: lines that say error (also `TypeError`,
-/// `errors`), exception (also `NullPointerException`), fail, failed,
-/// failure, panic, panicked, traceback or fatal, in any case, and pytest's
-/// `E   ` lines that carry an assertion's details.
-pub const KEEP_ERRORS: &str =
-    r"(?i:(error|exception)s?\b|\b(fail(s|ed|ure|ures)?|panic(s|ked)?|traceback|fatal)\b)|^E   ";
+pub use crate::line_match::KEEP_ERRORS;
 
 /// `--count-limit` by default: the real token count is exact for streams
 /// up to 64 MiB (a few seconds of counting), extrapolated past that.

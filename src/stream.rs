@@ -8,7 +8,7 @@
 
 use std::io::Write;
 
-use crate::capture::{Capper, Counters};
+use crate::capture::Capper;
 use crate::config::Config;
 use crate::error::Problem;
 use crate::format::json::{Collector, Outcome};
@@ -19,6 +19,7 @@ use crate::report::{FormatReport, JsonReport, StreamReport};
 use crate::sink::{Close, Sink};
 use crate::spill::{Spill, SpillFacts};
 use crate::transform::{Emit, Ending, Stage};
+use crate::vocab::Counters;
 
 /// Spill tee -> transforms -> capper.
 pub(crate) struct Stream {

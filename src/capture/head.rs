@@ -3,8 +3,8 @@
 //! an ESC at h ends a string or is the start of its `ESC \`), and what of them `--live` may print
 //! before the rest of the stream is known.
 
-use crate::capture::Budget;
 use crate::cut;
+use crate::cut::Budget;
 use memchr::memchr_iter;
 
 pub(crate) struct HeadBuffer {

@@ -6,65 +6,23 @@
 //! It sees only byte slices: no I/O, no formatting. The cut rules live in
 //! [`cut`](crate::cut).
 
-mod counters;
 mod head;
 pub(crate) mod keep;
 mod origins;
 pub(crate) mod records;
-mod tail;
-
-pub(crate) use counters::Counters;
-pub(crate) use tail::TailRing;
 
 use memchr::{memchr_iter, memrchr};
 
 use crate::cut::records::Boundaries;
-use crate::cut::{self, CutMode, ESCAPE_LOOKBACK, Kept};
+use crate::cut::{self, Budget, ESCAPE_LOOKBACK, Kept};
 use crate::format::Format;
-use crate::measure::{CharCount, Measure, RealCount, TokenCount, TokenTotal};
+use crate::measure::{CharCount, Measure, TokenCount, TokenTotal};
 use crate::report::{Cut, FormatReport, KeptLines};
+use crate::vocab::{Counters, TailRing};
 use head::HeadBuffer;
 use keep::{KeepRules, MiddleLine, Picked, Picking};
 use origins::Origins;
 use records::Records;
-
-/// The budget of one stream, resolved from the options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Budget {
-    /// H: kept from the start, in `measure` units.
-    pub(crate) head: u64,
-    /// T: kept from the end, in `measure` units.
-    pub(crate) tail: u64,
-    /// N: with `--lines`, at most floor(N/2) lines from the start and the
-    /// rest from the end.
-    pub(crate) lines: Option<u64>,
-    pub(crate) cut: CutMode,
-    pub(crate) measure: Measure,
-    /// Whether cuts stay out of escape sequences (not for `--style codex`,
-    /// which cuts at characters only).
-    pub(crate) escapes: bool,
-    /// Whether to count the stream's characters (for `--style codex` and
-    /// the `{omitted_chars}` placeholder).
-    pub(crate) count_chars: bool,
-    /// With a real `--tokenizer`: the header's count of the stream.
-    pub(crate) count_tokens: Option<RealCount>,
-}
-
-impl Budget {
-    /// Gives `share` of head and tail to something else (kept lines, the
-    /// lines `--total` keeps room for), in proportion: floor(share·H/(H+T))
-    /// from the head, the rest from the tail (which gets the odd unit in
-    /// the split too); all of both when they hold less.
-    pub(crate) fn give(&mut self, share: u64) {
-        let both = self.head.saturating_add(self.tail);
-        let share = share.min(both);
-        let from_head =
-            u64::try_from(u128::from(share) * u128::from(self.head) / u128::from(both.max(1)))
-                .unwrap_or(share);
-        self.head -= from_head;
-        self.tail -= share - from_head;
-    }
-}
 
 /// Consumes a stream chunk by chunk and keeps what the output may need.
 pub(crate) struct Capper {
@@ -421,6 +379,7 @@ fn capacity_for(budget: &Budget, units: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cut::CutMode;
 
     fn capture(input: &[u8], budget: Budget) -> Captured {
         let mut capper = Capper::new(budget, None, Format::Text);

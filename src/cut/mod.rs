@@ -10,13 +10,50 @@ pub(crate) mod csv;
 pub(crate) mod diff;
 mod lines;
 pub(crate) mod records;
-pub(crate) mod utf8;
 
 use memchr::{memrchr, memrchr_iter};
 
-use crate::capture::Budget;
 use crate::escape;
+use crate::measure::{Measure, RealCount};
 use records::Boundaries;
+
+/// The budget of one stream, resolved from the options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Budget {
+    /// H: kept from the start, in `measure` units.
+    pub(crate) head: u64,
+    /// T: kept from the end, in `measure` units.
+    pub(crate) tail: u64,
+    /// N: with `--lines`, at most floor(N/2) lines from the start and the
+    /// rest from the end.
+    pub(crate) lines: Option<u64>,
+    pub(crate) cut: CutMode,
+    pub(crate) measure: Measure,
+    /// Whether cuts stay out of escape sequences (not for `--style codex`,
+    /// which cuts at characters only).
+    pub(crate) escapes: bool,
+    /// Whether to count the stream's characters (for `--style codex` and
+    /// the `{omitted_chars}` placeholder).
+    pub(crate) count_chars: bool,
+    /// With a real `--tokenizer`: the header's count of the stream.
+    pub(crate) count_tokens: Option<RealCount>,
+}
+
+impl Budget {
+    /// Gives `share` of head and tail to something else (kept lines, the
+    /// lines `--total` keeps room for), in proportion: floor(share·H/(H+T))
+    /// from the head, the rest from the tail (which gets the odd unit in
+    /// the split too); all of both when they hold less.
+    pub(crate) fn give(&mut self, share: u64) {
+        let both = self.head.saturating_add(self.tail);
+        let share = share.min(both);
+        let from_head =
+            u64::try_from(u128::from(share) * u128::from(self.head) / u128::from(both.max(1)))
+                .unwrap_or(share);
+        self.head -= from_head;
+        self.tail -= share - from_head;
+    }
+}
 
 /// How far back from a cut the escape rule looks for the start of a
 /// sequence (also how much further back than its budget the tail ring
@@ -110,7 +147,7 @@ fn tail_limit(kept: &Kept, budget: &Budget) -> u64 {
 pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
     let measured = budget.measure.prefix_end(head, budget.head);
     let h = head_limit(head, n, budget, line_limit_end);
-    let h = utf8::move_head_back(h, n, |i| head[i as usize]);
+    let h = crate::vocab::utf8::move_head_back(h, n, |i| head[i as usize]);
     let h = if budget.escapes {
         out_of_sequence_back(head, h as usize) as u64
     } else {
@@ -137,7 +174,7 @@ fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
     let measured = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
     let side_bytes = budget.measure.side_bytes(budget.tail, kept.n - measured);
     let t = tail_limit(kept, budget);
-    let t = utf8::move_tail_forward(t, kept.n, |i| kept.tail_from(i)[0]);
+    let t = crate::vocab::utf8::move_tail_forward(t, kept.n, |i| kept.tail_from(i)[0]);
     let t = if budget.escapes {
         out_of_sequence_forward(kept, t)
     } else {
@@ -213,7 +250,7 @@ pub(crate) fn settled_head(
             lines::last_line_end(head, settled.max(added_from), arrived).unwrap_or(settled)
         }
         CutMode::Bytes => {
-            let complete = utf8::complete_characters(&head[..arrived]);
+            let complete = crate::vocab::utf8::complete_characters(&head[..arrived]);
             let settled_now = if budget.escapes {
                 out_of_sequence_back(head, complete)
             } else {

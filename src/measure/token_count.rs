@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 use memchr::memchr3_iter;
 
 use super::Vocabulary;
-use crate::cut::utf8::is_continuation;
+use crate::vocab::utf8::is_continuation;
 
 /// The longest stretch without a safe place that is held before it is
 /// split anyway.

@@ -16,7 +16,7 @@ use bpe_openai::appendable_encoder::AppendableEncoder;
 use bpe_openai::prependable_encoder::PrependableEncoder;
 
 use super::Vocabulary;
-use crate::cut::utf8::is_continuation;
+use crate::vocab::utf8::is_continuation;
 
 /// The longest token of both vocabularies is 128 bytes (a run of spaces),
 /// so N tokens never span more than 128 N bytes.

@@ -8,13 +8,14 @@ use super::view::{self, StoredView};
 use crate::config::{Config, Mode, StoreCommand};
 use crate::error::{Error, Problem};
 use crate::render::template::grouped_digits;
-use crate::render::text::{escape_for_marker, shell_quoted, show_command};
+use crate::render::text::{shell_quoted, show_command};
 use crate::report::Report;
 use crate::sink::Sink;
 use crate::source::child::is_shell;
 use crate::spill::store::{Entries, Entry, ID_DIGITS, Skipped, Store, open_output, output_file};
 use crate::spill::{SpillTarget, StoreTarget, absolute};
 use crate::transform::{Emit, Ending, Redact, RedactRules, Transform};
+use crate::vocab::marker::escape_for_marker;
 
 /// The widest command a summary shows, in characters.
 const SUMMARY_COMMAND_WIDTH: usize = 80;

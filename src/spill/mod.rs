@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 
 pub(crate) mod store;
 
-use crate::capture::Counters;
 use crate::error::{Error, Problem};
 use crate::report::SpillReport;
 use crate::source::Input;
 use crate::sys;
+use crate::vocab::Counters;
 use store::{Entry, Store};
 
 /// Where the user asked the full output to go.

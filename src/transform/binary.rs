@@ -4,7 +4,7 @@
 use memchr::{memchr, memchr_iter};
 
 use super::{Emit, Ending, Transform};
-use crate::render::text::binary_summary;
+use crate::vocab::marker::binary_summary;
 
 /// How much of the start is looked at: enough for any text header, small
 /// enough to hold back.

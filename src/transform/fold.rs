@@ -15,9 +15,10 @@
 
 use memchr::{memchr, memchr_iter};
 
-use super::{Emit, Ending, Transform, split_terminator};
+use super::{Emit, Ending, Transform};
 use crate::line_match::{Ahead, LineMatch};
-use crate::render::text::fold_marker;
+use crate::vocab::marker::fold_marker;
+use crate::vocab::split_terminator;
 
 /// Lines up to this long are held back to be compared; longer ones are
 /// never folded (as for `--squeeze`).

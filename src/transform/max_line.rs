@@ -7,11 +7,11 @@
 
 use memchr::{memchr, memchr_iter};
 
-use super::lines::split_terminator;
 use super::{Emit, Ending, Transform};
-use crate::capture::TailRing;
-use crate::cut::utf8::{move_head_back, move_tail_forward};
-use crate::render::text::line_cut_marker;
+use crate::vocab::TailRing;
+use crate::vocab::marker::line_cut_marker;
+use crate::vocab::split_terminator;
+use crate::vocab::utf8::{move_head_back, move_tail_forward};
 
 /// The terminator (`\r\n`) may still arrive after what looks like content.
 const TERMINATOR: usize = 2;

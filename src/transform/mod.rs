@@ -18,7 +18,6 @@
 mod binary;
 mod collapse_cr;
 mod fold;
-mod lines;
 mod max_line;
 mod redact;
 mod squeeze;
@@ -26,7 +25,6 @@ mod strip_ansi;
 mod utf8;
 
 pub(crate) use fold::FoldRules;
-pub(crate) use lines::split_terminator;
 pub(crate) use redact::{KINDS, Redact, RedactRules, Redactions};
 
 use crate::report::SpillReport;

@@ -37,8 +37,9 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, packed};
 use memchr::{memchr, memrchr};
 use regex::bytes::{Captures, Regex};
 
-use super::{Emit, Ending, Transform, split_terminator};
+use super::{Emit, Ending, Transform};
 use crate::escape::{State, Step};
+use crate::vocab::split_terminator;
 
 /// The longest line held whole, and the window a longer one is scanned
 /// in: the lookahead bound.

@@ -7,7 +7,7 @@
 use memchr::{memchr, memchr_iter};
 
 use super::{Emit, Ending, Transform};
-use crate::render::text::repeat_marker;
+use crate::vocab::marker::repeat_marker;
 
 /// Lines up to this long are held back to be compared.
 const MAX_COMPARED: usize = 64 * 1024;

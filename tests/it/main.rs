@@ -1,6 +1,7 @@
 //! Integration tests: the real binary, hermetic (no TOOLCAP_* from the
 //! caller's environment), byte-exact. One crate, modules by topic.
 
+mod architecture;
 mod clean;
 mod clean_model;
 mod clean_properties;

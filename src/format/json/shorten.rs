@@ -23,7 +23,7 @@
 //! budget given at the top.
 
 use super::tree::{Kind, Layout, Tree};
-use crate::render::text::{json_items_marker, json_keys_marker, json_string_marker};
+use crate::vocab::marker::{json_items_marker, json_keys_marker, json_string_marker};
 
 /// The dropped items' keys listed at most.
 const SCHEMA_KEYS: usize = 20;
