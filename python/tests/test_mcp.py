@@ -336,8 +336,9 @@ def test_python_m_toolcap_mcp_is_the_same_server(tmp_path):
     assert shown.returncode == 0 and shown.stdout.startswith("usage: toolcap-mcp ")
 
 
-def readme_section(title):
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+def guide_section(title):
+    """A section of the guide, docs/GUIDE.md, where the server is documented."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "GUIDE.md").read_text()
     section = text[text.index(f"\n## {title}\n") :]
     return section[: section.index("\n## ", 1)]
 
@@ -362,7 +363,7 @@ def test_the_readme_registrations_are_what_the_server_takes(tmp_path):
 
     from toolcap.mcp import parse_arguments
 
-    section = readme_section("MCP server")
+    section = guide_section("MCP server")
     claude = indented_block(section, "- Claude Code:")
     assert claude == "claude mcp add toolcap -- toolcap-mcp --max 16k\n"
     codex = tomllib.loads(indented_block(section, "- Codex CLI"))["mcp_servers"]["toolcap"]
@@ -375,7 +376,7 @@ def test_the_readme_registrations_are_what_the_server_takes(tmp_path):
 
 
 def test_the_readme_python_client_runs(tmp_path, capsys):
-    code = indented_block(readme_section("MCP server"), "- A plain MCP client in Python")
+    code = indented_block(guide_section("MCP server"), "- A plain MCP client in Python")
     for old, new in [
         ('command="toolcap-mcp", args=["--max", "16k"]',
          f'command={SERVER!r}, args=["--max", "16k", "--spill-dir", {str(tmp_path / "store")!r}]'),
@@ -383,7 +384,7 @@ def test_the_readme_python_client_runs(tmp_path, capsys):
     ]:  # fmt: skip
         assert old in code
         code = code.replace(old, new)
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/GUIDE.md", "exec"), {})
     printed = capsys.readouterr().out
     # Line 7778 is case 7777; print() adds its newline to the text's.
     assert re.search(r"\n7778:case 7777 [a-z ]+ FAILED\n\n\Z", printed), printed[-300:]

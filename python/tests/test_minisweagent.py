@@ -244,7 +244,7 @@ def test_the_readme_config_makes_the_environment(mini, tmp_path):
     import yaml
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "GUIDE.md").read_text()
     section = text[text.index("\n## mini-swe-agent\n") :]
     block = section[section.index("    environment:") :].split("\n\n")[0]
     config = yaml.safe_load("\n".join(line[4:] for line in block.split("\n")))

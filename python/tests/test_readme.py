@@ -1,31 +1,58 @@
-"""The README's Python recipes run as written: the harness's bash tool
-with the store and --summary, and the drop-in truncate_tool_output."""
+"""The documented Python recipes run as written: the harness's bash tool
+with the store and --summary (the package's page, python/README.md, and
+the README's short copy of it), the drop-in truncate_tool_output, and the
+harness recipes of the guide (docs/GUIDE.md)."""
 
 import re
 from pathlib import Path
 
+import pytest
 import toolcap
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+PACKAGE_PAGE = ROOT / "python" / "README.md"
+GUIDE = ROOT / "docs" / "GUIDE.md"
 
 
-def recipes():
-    """The functions the README's "Python" section defines, the last
+def defined(path, text):
+    """The functions `text`'s indented code blocks define, the last
     definition of each name winning, as if its code blocks were one file."""
-    text = README.read_text()
-    section = text[text.index("\n## Python\n"):]
-    section = section[: section.index("\n## ", 1)]
-    blocks = re.findall(r"(?:\n(?:    .*)?)+", section)
+    blocks = re.findall(r"(?:\n(?:    .*)?)+", text)
     namespace = {}
     for block in blocks:
         code = "\n".join(line[4:] for line in block.split("\n"))
         if "def " in code:
-            exec(compile(code, str(README), "exec"), namespace)
+            exec(compile(code, str(path), "exec"), namespace)
     return namespace
 
 
-def test_the_bash_tool_recipe(private_cache):
-    recipe = recipes()
+def section(path, title):
+    """The section of `path` under the heading `title`, up to the next
+    heading of its level or higher."""
+    text = path.read_text()
+    level = title[: title.index(" ")]
+    start = text.index(f"\n{title}\n")
+    ends = [text.find(f"\n{hashes} ", start + 1) for hashes in ("#" * n for n in range(1, len(level) + 1))]
+    ends = [end for end in ends if end != -1]
+    return text[start : min(ends)] if ends else text[start:]
+
+
+def recipes():
+    """The functions the package's page defines (its recipes)."""
+    return defined(PACKAGE_PAGE, PACKAGE_PAGE.read_text())
+
+
+# The package's page has the recipe; the README's common uses copy it.
+BASH_TOOLS = {
+    "package page": recipes,
+    "README": lambda: defined(README, section(README, "### An agent harness's bash tool")),
+}
+
+
+@pytest.mark.parametrize("where", BASH_TOOLS)
+def test_the_bash_tool_recipe(private_cache, where):
+    recipe = BASH_TOOLS[where]()
     # Lines that differ in letters, which folding keeps apart.
     failing = recipe["bash_tool"]("seq 20000 | tr 0-9 a-j; echo 'error: disk full' >&2; exit 3")
     assert failing.exit_code == 3 and failing.truncated
@@ -54,16 +81,8 @@ def test_the_drop_in_truncate_tool_output():
 
 
 def harness_recipes():
-    """The functions the README's "Harnesses" section defines."""
-    text = README.read_text()
-    section = text[text.index("\n## Harnesses\n"):]
-    section = section[: section.index("\n## ", 1)]
-    namespace = {}
-    for block in re.findall(r"(?:\n(?:    .*)?)+", section):
-        code = "\n".join(line[4:] for line in block.split("\n"))
-        if "def " in code:
-            exec(compile(code, str(README), "exec"), namespace)
-    return namespace
+    """The functions the guide's "Harnesses" section defines."""
+    return defined(GUIDE, section(GUIDE, "## Harnesses"))
 
 
 def test_the_harness_recipes(private_cache):
