@@ -6,17 +6,15 @@
 //!
 //! It sees byte slices only; it neither reads input nor formats output.
 
-pub(crate) mod csv;
-pub(crate) mod diff;
+mod boundaries;
 mod lines;
-pub(crate) mod records;
 pub(crate) mod utf8;
 
 use memchr::{memrchr, memrchr_iter};
 
 use crate::capture::Budget;
 use crate::escape;
-use records::Boundaries;
+pub(crate) use boundaries::Boundaries;
 
 /// How far back from a cut the escape rule looks for the start of a
 /// sequence (also how much further back than its budget the tail ring
