@@ -8,9 +8,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Where a stream was cut is the capper's to say, and what `--format`
+/// made of it the format's; a report carries both.
+pub use crate::capture::{Cut, KeptLines};
 use crate::error::Problem;
-/// What `--format` made of a stream is the format's to say; a report
-/// carries it.
 pub use crate::format::{CsvReport, DiffReport, FormatReport, JsonReport};
 
 /// Everything a run of toolcap came to.
@@ -143,44 +144,6 @@ impl StreamReport {
             _ => None,
         }
     }
-}
-
-/// Where a stream B of n bytes was cut: `B[head_end:tail_start]` was left
-/// out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Cut {
-    /// h: the head is `B[0:h]`.
-    pub head_end: u64,
-    /// t: the tail is `B[t:n]`.
-    pub tail_start: u64,
-    /// The raw line the omitted part starts in: 1 + the number of `\n` in
-    /// `B[0:h]` when nothing was cleaned.
-    pub first_omitted_line: u64,
-    /// The raw line it ends in: 1 + the number of `\n` in `B[0:t-1]` when
-    /// nothing was cleaned.
-    pub last_omitted_line: u64,
-}
-
-impl Cut {
-    /// t - h: the number of bytes left out.
-    pub fn omitted_bytes(&self) -> u64 {
-        self.tail_start - self.head_end
-    }
-}
-
-/// Consecutive lines of the cut middle that `--keep` kept.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct KeptLines {
-    /// Their offset in B.
-    pub start: u64,
-    /// The lines, whole.
-    pub bytes: Vec<u8>,
-    /// The first and last raw line they stand for (1-based).
-    pub first_line: u64,
-    /// See `first_line`.
-    pub last_line: u64,
 }
 
 /// Where the full stream was saved, or why it was not.

@@ -20,7 +20,6 @@ use memchr::{memchr_iter, memrchr};
 
 use crate::cut::{self, Boundaries, CutMode, ESCAPE_LOOKBACK, Kept};
 use crate::measure::{CharCount, Measure, RealCount, TokenCount, TokenTotal};
-use crate::report::{Cut, KeptLines};
 use head::HeadBuffer;
 use keep::{KeepRules, MiddleLine, Picked, Picking};
 use origins::Origins;
@@ -91,6 +90,44 @@ struct Keeping {
     h: u64,
 }
 
+/// Where a stream B of n bytes was cut: `B[head_end:tail_start]` was left
+/// out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Cut {
+    /// h: the head is `B[0:h]`.
+    pub head_end: u64,
+    /// t: the tail is `B[t:n]`.
+    pub tail_start: u64,
+    /// The raw line the omitted part starts in: 1 + the number of `\n` in
+    /// `B[0:h]` when nothing was cleaned.
+    pub first_omitted_line: u64,
+    /// The raw line it ends in: 1 + the number of `\n` in `B[0:t-1]` when
+    /// nothing was cleaned.
+    pub last_omitted_line: u64,
+}
+
+impl Cut {
+    /// t - h: the number of bytes left out.
+    pub fn omitted_bytes(&self) -> u64 {
+        self.tail_start - self.head_end
+    }
+}
+
+/// Consecutive lines of the cut middle that `--keep` kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KeptLines {
+    /// Their offset in B.
+    pub start: u64,
+    /// The lines, whole.
+    pub bytes: Vec<u8>,
+    /// The first and last raw line they stand for (1-based).
+    pub first_line: u64,
+    /// See `first_line`.
+    pub last_line: u64,
+}
+
 /// What the capper kept of a stream, and the cut when it did not fit.
 pub(crate) struct Captured {
     pub(crate) shown: Shown,
@@ -159,7 +196,11 @@ struct Held {
 }
 
 impl Held {
-    fn new(mut head: Vec<u8>, mut tail: Vec<u8>, tail_start: u64) -> Held {
+    /// What `head` and `tail` hold of a stream of `n` bytes.
+    fn new(head: HeadBuffer, tail: TailRing, n: u64) -> Held {
+        let tail_start = n - tail.len() as u64;
+        let mut head = head.into_vec();
+        let mut tail = tail.into_vec();
         let joined = head.len() as u64 == tail_start;
         if joined {
             head.append(&mut tail);
@@ -178,6 +219,20 @@ impl Held {
             (&self.head, 0)
         } else {
             (&self.tail, self.tail_start)
+        }
+    }
+
+    /// What the cut rules look at.
+    fn kept(&self, counters: &Counters, line_limit_end: Option<u64>) -> Kept<'_> {
+        let (tail, tail_start) = self.tail_window();
+        Kept {
+            head: &self.head,
+            tail,
+            tail_start,
+            n: counters.bytes(),
+            newlines: counters.newlines(),
+            lines: counters.lines(),
+            line_limit_end,
         }
     }
 
@@ -315,6 +370,14 @@ impl Capper {
     /// `boundaries` (sorted offsets) each cut moves to one when it can.
     /// `marker_len` is the length of a gap's marker line from its bytes and
     /// raw lines, for the kept lines' share of the budget.
+    ///
+    /// 1. The totals, and the bytes the buffers hold (one buffer when
+    ///    they met).
+    /// 2. A stream within the budget is shown whole.
+    /// 3. The cuts (h, t), by the rules of [`cut::decide`]; with real
+    ///    tokens, a head and tail that meet show the stream whole too.
+    /// 4. The raw lines the cut leaves out, the lines `--keep` keeps of
+    ///    the middle, and head and tail.
     pub(crate) fn finish(
         self,
         printed: usize,
@@ -327,36 +390,19 @@ impl Capper {
             chars: self.chars.as_ref().map(CharCount::total),
             tokens: self.tokens.map(TokenCount::finish),
         };
-        let n = totals.counters.bytes();
-        let tail_start = n - self.tail.len() as u64;
-        let held = Held::new(self.head.into_vec(), self.tail.into_vec(), tail_start);
+        let held = Held::new(self.head, self.tail, totals.counters.bytes());
         // (A stream within the budget is always held whole; an estimated
         // token count may not be.)
         if held.joined && totals.fit(&self.budget) {
-            return Captured {
-                shown: Shown::whole(held.head),
-                totals,
-            };
+            return Captured::whole(held, totals);
         }
-        let (tail, tail_start) = held.tail_window();
-        let kept = Kept {
-            head: &held.head,
-            tail,
-            tail_start,
-            n,
-            newlines: totals.counters.newlines(),
-            lines: totals.counters.lines(),
-            line_limit_end,
-        };
         let boundaries = boundaries.map(|sorted| Boundaries { sorted });
+        let kept = held.kept(&totals.counters, line_limit_end);
         let (h, t) = cut::decide(&kept, &self.budget, printed as u64, boundaries.as_ref());
         if held.joined && h >= t {
             // Real tokens: each part counted on its own, head and tail can
             // hold all of B although B counts more than the budget.
-            return Captured {
-                shown: Shown::whole(held.head),
-                totals,
-            };
+            return Captured::whole(held, totals);
         }
         let cut = cut_facts(&held, h, t, &totals.counters, &self.origins);
         let picked = match self.keep {
@@ -364,14 +410,11 @@ impl Capper {
             // its hunks apart.
             _ if boundaries.is_some() => Picked::default(),
             None => Picked::default(),
-            Some(keeping) => keeping.finish(
-                &held.head,
-                h,
-                held.middle(h, t),
-                t == n,
-                &self.origins,
-                marker_len,
-            ),
+            Some(keeping) => {
+                let t_is_end = t == totals.counters.bytes();
+                let middle = held.middle(h, t);
+                keeping.finish(&held.head, h, middle, t_is_end, &self.origins, marker_len)
+            }
         };
         let (head, tail) = held.into_cut(h, t);
         let shown = Shown {
@@ -383,6 +426,16 @@ impl Capper {
             hidden_errors: picked.hidden_errors,
         };
         Captured { shown, totals }
+    }
+}
+
+impl Captured {
+    /// All of B, uncut.
+    fn whole(held: Held, totals: Totals) -> Captured {
+        Captured {
+            shown: Shown::whole(held.head),
+            totals,
+        }
     }
 }
 

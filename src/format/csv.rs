@@ -55,7 +55,8 @@ impl Reading for Csv {
     fn capped(&mut self, chunk: &[u8], evicted_to: u64) {
         let Csv { scanner, starts } = self;
         scanner.push(chunk, &mut |event| starts.add(event));
-        // Rows in the middle are only counted as gone.
+        // A row the ring let go of is in the middle: only the first row
+        // and those of the tail matter.
         starts.evict(evicted_to, drop);
     }
 

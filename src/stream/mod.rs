@@ -37,9 +37,16 @@ use crate::transform::{Emit, Ending, Stage};
 pub(crate) struct Stream {
     /// `--profile auto`: the input's first bytes, held until they choose.
     sniff: Option<Sniff>,
-    /// The profile they chose, and whether its options print the header.
-    chosen: Option<(String, bool)>,
+    /// The profile they chose.
+    chosen: Option<Chosen>,
     capping: Capping,
+}
+
+/// The profile `--profile auto` chose.
+struct Chosen {
+    name: String,
+    /// Whether its options print the header.
+    header: bool,
 }
 
 /// Spill tee -> transforms -> capper, and the format beside the capper.
@@ -144,7 +151,10 @@ impl Stream {
         if let Some(choice) = chosen {
             let spill = self.capping.spill.take();
             self.capping = Capping::new(choice.plan, spill);
-            self.chosen = Some((choice.name, choice.header));
+            self.chosen = Some(Chosen {
+                name: choice.name,
+                header: choice.header,
+            });
         }
         self.capping.feed(&held);
         fed(self);
@@ -158,7 +168,7 @@ impl Stream {
 
     fn end_input_then(&mut self, fed: &mut dyn FnMut(&mut Stream)) -> Option<&str> {
         self.choose(fed);
-        self.chosen.as_ref().map(|(name, _)| name.as_str())
+        self.chosen.as_ref().map(|chosen| chosen.name.as_str())
     }
 
     /// For `--live`: the transforms decide now what they hold back only
@@ -450,7 +460,7 @@ impl<W: Close> Printed<W> {
             .stream
             .chosen
             .as_ref()
-            .map_or(self.header, |&(_, header)| header);
+            .map_or(self.header, |chosen| chosen.header);
         let style = self.stream.capping.style.clone();
         let report = self.stream.finish(self.printed, facts, problems);
         let header = match (header, self.live) {

@@ -124,3 +124,35 @@ impl Reading for Diff {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(diff: &mut Diff, input: &[u8]) -> Option<Vec<u64>> {
+        for piece in input.chunks(3) {
+            diff.capped(piece, 0);
+        }
+        diff.boundaries()
+    }
+
+    #[test]
+    fn auto_applies_only_to_a_stream_that_starts_like_a_diff() {
+        let diff = b"--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n";
+        assert_eq!(read(&mut Diff::new(true, 100), diff), Some(vec![0, 12]));
+        let late = [&b"log line\n"[..], diff].concat();
+        assert_eq!(read(&mut Diff::new(true, 100), &late), None);
+        assert_eq!(read(&mut Diff::new(false, 100), &late), Some(vec![9, 21]));
+        let capped = Capped {
+            cut: Some((1, 2)),
+            head: b"l",
+            raw_bytes: late.len() as u64,
+        };
+        let mut not_a_diff = Box::new(Diff::new(true, 100));
+        read(&mut not_a_diff, &late);
+        assert_eq!(
+            not_a_diff.finish(capped),
+            Verdict::Capped(FormatReport::Text)
+        );
+    }
+}
