@@ -118,10 +118,7 @@ pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
 /// ```
 pub struct Capper {
     stream: stream::Stream,
-    /// `--profile auto` ([`Capper::for_run`]): the input's first bytes,
-    /// held until they choose the options.
-    sniff: Option<run::Sniff>,
-    /// The profile applied, for the report.
+    /// The profile applied by name, for the report.
     profile: Option<String>,
 }
 
@@ -141,35 +138,13 @@ impl Capper {
     pub fn new(options: &Options) -> Result<Capper, Error> {
         Ok(Capper {
             stream: stream::Stream::new(options.plan()?, None),
-            sniff: None,
             profile: None,
         })
     }
 
     /// Consumes the next chunk of the stream.
     pub fn push(&mut self, chunk: &[u8]) {
-        match &mut self.sniff {
-            Some(sniff) => {
-                if let Some(rest) = sniff.hold(chunk) {
-                    self.choose_profile();
-                    self.stream.feed(rest);
-                }
-            }
-            None => self.stream.feed(chunk),
-        }
-    }
-
-    /// Ends `--profile auto`'s wait: caps by the profile the held
-    /// bytes choose, if any, starting with them.
-    fn choose_profile(&mut self) {
-        if let Some(sniff) = self.sniff.take() {
-            let (chosen, held) = sniff.choose();
-            if let Some(choice) = chosen {
-                self.stream.replan(choice.plan);
-                self.profile = Some(choice.name);
-            }
-            self.stream.feed(&held);
-        }
+        self.stream.feed(chunk);
     }
 
     /// A capper for one stream as `config` caps it: with its options,
@@ -186,7 +161,7 @@ impl Capper {
     /// this process's stdout or stderr.
     pub fn for_run(config: &Config) -> Result<Capper, Error> {
         let plan = config.options.plan()?;
-        let sniff = run::Sniff::of(config)?;
+        let sniff = stream::Sniff::of(config)?;
         if let Some(target) = &config.spill {
             spill::check_target(target, &[], &[])?;
         }
@@ -196,8 +171,7 @@ impl Capper {
             _ => None,
         };
         Ok(Capper {
-            stream: stream::Stream::new(plan, spill),
-            sniff,
+            stream: stream::Stream::new(plan, spill).sniffing(sniff),
             profile,
         })
     }
@@ -212,7 +186,7 @@ impl Capper {
     /// file, whose failures never stop the capping (the marker says
     /// the full output was not saved, and why).
     pub fn finish_run(mut self) -> Report {
-        self.choose_profile();
+        let chosen = self.stream.end_input().map(str::to_string);
         let mut problems = stream::Problems::default();
         let output = self
             .stream
@@ -224,7 +198,7 @@ impl Capper {
             interrupted_by: None,
             problems: problems.errors,
             warnings: problems.warnings,
-            profile: self.profile,
+            profile: chosen.or(self.profile),
             no_match: false,
         }
     }

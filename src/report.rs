@@ -5,10 +5,14 @@
 //! [`render`](crate::render())), and nothing here writes anything.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
+/// Where a stream was cut is the capper's to say, and what `--format`
+/// made of it the format's; a report carries both.
+pub use crate::capture::{Cut, KeptLines};
 use crate::error::Problem;
+pub use crate::format::{CsvReport, DiffReport, FormatReport, JsonReport};
+pub use crate::spill::SpillReport;
 
 /// Everything a run of toolcap came to.
 #[derive(Debug)]
@@ -142,59 +146,6 @@ impl StreamReport {
     }
 }
 
-/// Where a stream B of n bytes was cut: `B[head_end:tail_start]` was left
-/// out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Cut {
-    /// h: the head is `B[0:h]`.
-    pub head_end: u64,
-    /// t: the tail is `B[t:n]`.
-    pub tail_start: u64,
-    /// The raw line the omitted part starts in: 1 + the number of `\n` in
-    /// `B[0:h]` when nothing was cleaned.
-    pub first_omitted_line: u64,
-    /// The raw line it ends in: 1 + the number of `\n` in `B[0:t-1]` when
-    /// nothing was cleaned.
-    pub last_omitted_line: u64,
-}
-
-impl Cut {
-    /// t - h: the number of bytes left out.
-    pub fn omitted_bytes(&self) -> u64 {
-        self.tail_start - self.head_end
-    }
-}
-
-/// Consecutive lines of the cut middle that `--keep` kept.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct KeptLines {
-    /// Their offset in B.
-    pub start: u64,
-    /// The lines, whole.
-    pub bytes: Vec<u8>,
-    /// The first and last raw line they stand for (1-based).
-    pub first_line: u64,
-    /// See `first_line`.
-    pub last_line: u64,
-}
-
-/// Where the full stream was saved, or why it was not.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SpillReport {
-    /// The whole stream is in this file.
-    Saved {
-        /// An absolute path.
-        path: PathBuf,
-        /// Its id, when it is an output of a spill store (`toolcap --show ID`).
-        id: Option<String>,
-    },
-    /// Saving failed, for this reason (one line, naming the file).
-    NotSaved(String),
-}
-
 /// How a wrapped command ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -241,80 +192,4 @@ pub enum ChildExit {
     /// It ended, but its status was taken by something else in the
     /// embedding program (see [`Problem::StatusLost`]).
     Unknown,
-}
-
-/// What `--format` made of a stream: which format applied, and the facts
-/// its output shows beyond the core's (README, "Formats").
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FormatReport {
-    /// Capped as text: `--format text`, or `auto` found nothing else.
-    #[default]
-    Text,
-    /// A valid JSON document.
-    Json(JsonReport),
-    /// `--format json` on a stream that is not a JSON document within
-    /// `--json-limit` (or whose shortest form is over the budget): capped
-    /// as text, for this reason (the header names it when cut).
-    NotJson(String),
-    /// A unified diff, cut at hunk or file boundaries.
-    Diff(DiffReport),
-    /// Comma-separated values, cut at rows.
-    Csv(CsvReport),
-}
-
-impl FormatReport {
-    /// The format that applied: `text`, `json`, `diff` or `csv`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            FormatReport::Text | FormatReport::NotJson(_) => "text",
-            FormatReport::Json(_) => "json",
-            FormatReport::Diff(_) => "diff",
-            FormatReport::Csv(_) => "csv",
-        }
-    }
-}
-
-/// A JSON document, as printed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct JsonReport {
-    /// The shortened document (a newline follows it in the output), or
-    /// `None` when the stream fitted and passes unchanged.
-    pub shortened: Option<Vec<u8>>,
-    /// Whether the shortened document is pretty (2 spaces).
-    pub pretty: bool,
-}
-
-/// What the cut middle of a diff held: hunks whose `@@` line, and files
-/// whose first line or a hunk's `@@` line, lie in it. A file is counted
-/// once however many diffs of it there are (`git log -p` shows one per
-/// commit).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct DiffReport {
-    /// Hunks left out.
-    pub hunks: u64,
-    /// Files with a part left out, each once; or, when `by_diff`, their
-    /// diffs.
-    pub files: u64,
-    /// Whether `files` counts diffs of files: the middle named more
-    /// distinct files than the 1 MiB of names held to tell them apart.
-    pub by_diff: bool,
-    /// The first 11 of those files' names (the new path, else the old
-    /// one), each once, in the order they first appear.
-    pub names: Vec<Vec<u8>>,
-    /// The last file's name: the file the tail continues, when it starts
-    /// inside one.
-    pub last: Option<Vec<u8>>,
-}
-
-/// A CSV stream, as printed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct CsvReport {
-    /// The header row (with its line end), repeated before the tail; `None`
-    /// when nothing was cut, the tail is empty or the head does not hold
-    /// the whole header row.
-    pub header_row: Option<Vec<u8>>,
 }

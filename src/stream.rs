@@ -1,28 +1,57 @@
 //! One stream, start to end, joining the stages in the order data flows:
 //! every chunk goes to the spill file (the tee: raw bytes), then through
-//! the transform stage to the capper. [`Printed`] adds the sink: with
-//! `--live` the settled part of the head goes out at once, and at the end
-//! the rest is rendered from the stream's [`StreamReport`].
+//! the transform stage to the capper, with the `--format` beside it (a
+//! document reads the raw bytes, records what the capper reads). With
+//! `--profile auto` the stream starts in a wait: its first bytes are held
+//! ([`sniff`]) until they choose the options, and only then flow on; every
+//! caller (filter mode, the library's capper) just feeds the stream.
+//! [`Printed`] adds the sink: with `--live` the settled part of the head
+//! goes out at once, and at the end the rest is rendered from the
+//! stream's [`StreamReport`], which is built in one place from what the
+//! capper and the format made of the stream.
 //!
 //! Filter mode has one such stream; wrap mode one or two (stdout, stderr).
+//! It may import every stage before it (`options`, `config` and below);
+//! not `run`, `hook` or the crate root.
+
+mod sniff;
 
 use std::io::Write;
 
-use crate::capture::Capper;
+pub(crate) use sniff::Sniff;
+
+use crate::capture::{Capper, Captured, Shown, Totals};
 use crate::config::Config;
 use crate::error::Problem;
-use crate::format::json::{Collector, Outcome};
+use crate::format::{self, Reading, Verdict};
 use crate::measure;
 use crate::options::Plan;
 use crate::render::text::{self, HeaderPlace, TextStyle};
-use crate::report::{FormatReport, JsonReport, StreamReport};
+use crate::report::{FormatReport, StreamReport};
 use crate::sink::{Close, Sink};
 use crate::spill::{Spill, SpillFacts};
 use crate::transform::{Emit, Ending, Stage};
 use crate::vocab::Counters;
 
-/// Spill tee -> transforms -> capper.
+/// One stream: with `--profile auto`, first the wait for its first bytes
+/// to choose the options; then the capping.
 pub(crate) struct Stream {
+    /// `--profile auto`: the input's first bytes, held until they choose.
+    sniff: Option<Sniff>,
+    /// The profile they chose.
+    chosen: Option<Chosen>,
+    capping: Capping,
+}
+
+/// The profile `--profile auto` chose.
+struct Chosen {
+    name: String,
+    /// Whether its options print the header.
+    header: bool,
+}
+
+/// Spill tee -> transforms -> capper, and the format beside the capper.
+struct Capping {
     spill: Option<Spill>,
     /// How the stream is rendered once capped.
     style: TextStyle,
@@ -30,9 +59,8 @@ pub(crate) struct Stream {
     /// The raw stream's totals, when transforms may change it.
     raw: Counters,
     capper: Capper,
-    /// `--format json` (or `auto`): the whole document, and the budget it
-    /// is shortened to.
-    document: Option<(Collector, u64)>,
+    /// `--format` other than `text`: what its records are.
+    format: Option<Box<dyn Reading>>,
 }
 
 /// What a stream's end may need to know of the run: the command and how it
@@ -51,36 +79,134 @@ pub(crate) struct Problems {
     pub(crate) warnings: Vec<Problem>,
 }
 
-/// The capper as the last stage of the transforms.
-struct IntoCapper<'a>(&'a mut Capper);
+/// The capper as the last stage of the transforms, with the format that
+/// reads what the capper reads.
+struct IntoCapper<'a> {
+    capper: &'a mut Capper,
+    format: &'a mut Option<Box<dyn Reading>>,
+}
+
+impl IntoCapper<'_> {
+    fn format_reads(&mut self, bytes: &[u8]) {
+        if let Some(format) = self.format {
+            format.capped(bytes, self.capper.evicted_to());
+        }
+    }
+}
 
 impl Emit for IntoCapper<'_> {
     fn bytes(&mut self, bytes: &[u8]) {
-        self.0.push(bytes);
+        self.capper.push(bytes);
+        self.format_reads(bytes);
     }
 
     fn merged_line(&mut self, line: &[u8], lines: u64) {
-        self.0.push_merged(line, lines);
+        self.capper.push_merged(line, lines);
+        self.format_reads(line);
     }
 }
 
 impl Stream {
-    /// The transforms, and what they emit into, borrowed apart.
-    fn stage_and_capper(&mut self) -> (&mut Stage, IntoCapper<'_>) {
-        let Stream { stage, capper, .. } = self;
-        (stage, IntoCapper(capper))
+    /// A stream capped by `plan` into `spill`.
+    pub(crate) fn new(plan: Plan, spill: Option<Spill>) -> Stream {
+        Stream {
+            sniff: None,
+            chosen: None,
+            capping: Capping::new(plan, spill),
+        }
+    }
+
+    /// With `sniff` (`--profile auto`), capped by the plan of the profile
+    /// its first bytes choose instead, if they choose one.
+    pub(crate) fn sniffing(self, sniff: Option<Sniff>) -> Stream {
+        Stream { sniff, ..self }
+    }
+
+    /// Feeds the next chunk of the input. With `--profile auto` it is held
+    /// until enough is: then the held bytes, and the rest of the chunk
+    /// after them, go to the capping. `fed` runs after each stretch that
+    /// went there.
+    fn feed_then(&mut self, chunk: &[u8], fed: &mut dyn FnMut(&mut Stream)) {
+        let Some(sniff) = &mut self.sniff else {
+            self.capping.feed(chunk);
+            return fed(self);
+        };
+        if let Some(rest) = sniff.hold(chunk) {
+            self.choose(fed);
+            self.capping.feed(rest);
+            fed(self);
+        }
+    }
+
+    pub(crate) fn feed(&mut self, chunk: &[u8]) {
+        self.feed_then(chunk, &mut |_| {});
+    }
+
+    /// Ends `--profile auto`'s wait: caps by the profile the held bytes
+    /// choose, if any, starting with them, then runs `fed`.
+    fn choose(&mut self, fed: &mut dyn FnMut(&mut Stream)) {
+        let Some(sniff) = self.sniff.take() else {
+            return;
+        };
+        let (chosen, held) = sniff.choose();
+        if let Some(choice) = chosen {
+            let spill = self.capping.spill.take();
+            self.capping = Capping::new(choice.plan, spill);
+            self.chosen = Some(Chosen {
+                name: choice.name,
+                header: choice.header,
+            });
+        }
+        self.capping.feed(&held);
+        fed(self);
+    }
+
+    /// The input has ended: an input shorter than `--profile auto`'s sniff
+    /// chooses with what there is. Returns the profile it chose, if any.
+    pub(crate) fn end_input(&mut self) -> Option<&str> {
+        self.end_input_then(&mut |_| {})
+    }
+
+    fn end_input_then(&mut self, fed: &mut dyn FnMut(&mut Stream)) -> Option<&str> {
+        self.choose(fed);
+        self.chosen.as_ref().map(|chosen| chosen.name.as_str())
+    }
+
+    /// For `--live`: the transforms decide now what they hold back only
+    /// for a decision (see [`crate::transform::Transform::decide_now`]).
+    fn decide_now(&mut self) {
+        let capping = &mut self.capping;
+        let (stage, mut into) = capping.stage_and_capper();
+        stage.decide_now(&mut into);
+    }
+
+    /// The head bytes `--live` may print by now.
+    fn settled_head(&self) -> &[u8] {
+        self.capping.capper.settled_head()
+    }
+
+    /// True when a spill file waits for the whole input.
+    pub(crate) fn is_spilling(&self) -> bool {
+        self.capping.spill.is_some()
+    }
+
+    /// Ends the stream (and the wait of `--profile auto`, if the input was
+    /// shorter than it): flushes the transforms, decides the cuts (keeping
+    /// the `printed` bytes of head that `--live` already wrote) and closes
+    /// the spill file.
+    pub(crate) fn finish(
+        mut self,
+        printed: usize,
+        facts: &RunFacts,
+        problems: &mut Problems,
+    ) -> StreamReport {
+        self.end_input();
+        self.capping.finish(printed, facts, problems)
     }
 }
 
-impl Stream {
-    /// Caps by `plan` instead (`--profile auto` chose it), into the same
-    /// spill; nothing may have been fed yet.
-    pub(crate) fn replan(&mut self, plan: Plan) {
-        let spill = self.spill.take();
-        *self = Stream::new(plan, spill);
-    }
-
-    pub(crate) fn new(mut plan: Plan, spill: Option<Spill>) -> Stream {
+impl Capping {
+    fn new(mut plan: Plan, spill: Option<Spill>) -> Capping {
         if plan.total {
             // `--total` left room for a marker that names no spill file:
             // the name, known now, takes its room from head and tail.
@@ -110,71 +236,52 @@ impl Stream {
             plan.fold.as_ref(),
             spill.is_some(),
         );
-        Stream {
+        let capper = Capper::new(plan.budget, plan.keep);
+        let budget = plan.budget.head.saturating_add(plan.budget.tail);
+        Capping {
             spill,
             style: plan.text,
             stage,
             raw: Counters::default(),
-            capper: Capper::new(plan.budget, plan.keep, plan.format.format),
-            document: plan.format.format.may_be_json().then(|| {
-                let format = plan.format;
-                let auto = format.format == crate::format::Format::Auto;
-                let collector = Collector::new(auto, format.json_limit, format.pretty);
-                (collector, plan.budget.head.saturating_add(plan.budget.tail))
-            }),
+            format: format::reading(plan.format, budget, capper.head_reach()),
+            capper,
         }
     }
 
-    pub(crate) fn feed(&mut self, chunk: &[u8]) {
+    /// The transforms, and what they emit into, borrowed apart.
+    fn stage_and_capper(&mut self) -> (&mut Stage, IntoCapper<'_>) {
+        let Capping {
+            stage,
+            capper,
+            format,
+            ..
+        } = self;
+        (stage, IntoCapper { capper, format })
+    }
+
+    fn feed(&mut self, chunk: &[u8]) {
         if let Some(spill) = &mut self.spill {
             spill.write(chunk);
         }
-        // A document is the raw stream: line transforms do not run inside
-        // it (a fold marker would make it invalid JSON, issue 21).
-        if let Some((document, _)) = &mut self.document {
-            document.push(chunk);
+        if let Some(format) = &mut self.format {
+            format.raw(chunk);
         }
         if self.stage.is_empty() {
             self.stage_and_capper().1.bytes(chunk);
         } else {
             self.raw.push(chunk);
-            let (stage, mut capper) = self.stage_and_capper();
-            stage.push(chunk, &mut capper);
+            let (stage, mut into) = self.stage_and_capper();
+            stage.push(chunk, &mut into);
         }
     }
 
-    /// For `--live`: the transforms decide now what they hold back only
-    /// for a decision (see [`crate::transform::Transform::decide_now`]).
-    pub(crate) fn decide_now(&mut self) {
-        let (stage, mut capper) = self.stage_and_capper();
-        stage.decide_now(&mut capper);
-    }
-
-    /// The head bytes `--live` may print by now.
-    pub(crate) fn settled_head(&self) -> &[u8] {
-        self.capper.settled_head()
-    }
-
-    /// True when a spill file waits for the whole input.
-    pub(crate) fn is_spilling(&self) -> bool {
-        self.spill.is_some()
-    }
-
-    /// Ends the stream: flushes the transforms, decides the cuts (keeping
-    /// the `printed` bytes of head that `--live` already wrote) and closes
-    /// the spill file.
-    pub(crate) fn finish(
-        mut self,
-        printed: usize,
-        facts: &RunFacts,
-        problems: &mut Problems,
-    ) -> StreamReport {
+    fn finish(mut self, printed: usize, facts: &RunFacts, problems: &mut Problems) -> StreamReport {
         let spill_note = self.spill.as_ref().map(Spill::note);
         let ending = Ending {
             spill: spill_note.as_ref(),
         };
-        let (stage, mut capper) = self.stage_and_capper();
-        stage.finish(&ending, &mut capper);
+        let (stage, mut into) = self.stage_and_capper();
+        stage.finish(&ending, &mut into);
         let cleaned = self.stage.changed();
         if !self.stage.is_empty() {
             self.capper.end_raw_lines(self.raw.lines());
@@ -182,58 +289,41 @@ impl Stream {
         let style = &self.style;
         let marker_len =
             |bytes, first, last| text::marker_len(style, spill_note.as_ref(), bytes, first, last);
-        let mut captured = self.capper.finish(printed, &marker_len);
-        let bytes = captured.counters.bytes();
+        let boundaries = self.format.as_mut().and_then(|format| format.boundaries());
+        let Captured { shown, totals } =
+            self.capper
+                .finish(printed, &marker_len, boundaries.as_deref());
         let raw_bytes = if self.stage.is_empty() {
-            bytes
+            totals.counters.bytes()
         } else {
             self.raw.bytes()
         };
+        let verdict = match self.format {
+            None => Verdict::Capped(FormatReport::Text),
+            Some(format) => format.finish(format::Capped {
+                cut: shown.cut.map(|cut| (cut.head_end, cut.tail_start)),
+                head: &shown.head,
+                raw_bytes,
+            }),
+        };
         // Whether the output is the document, raw (shortened or whole).
-        let mut document_taken = false;
-        if let Some((document, budget)) = self.document {
-            // A document is shortened in place of the cut, or falls back
-            // to it.
-            let outcome = document.finish(budget, raw_bytes <= budget);
-            let (shortened, whole) = match outcome {
-                Outcome::Shortened(text, pretty) => (Some((text, pretty)), None),
-                // Within the budget in bytes, whatever `--lines` says
-                // (`auto`: lines do not count for a document).
-                Outcome::Fits(whole) => (None, Some(whole)),
-                Outcome::NotJson(reason) => {
-                    if let Some(reason) = reason {
-                        captured.format = FormatReport::NotJson(reason);
-                    }
-                    (None, None)
-                }
-            };
-            if shortened.is_some() || whole.is_some() {
-                document_taken = true;
-                captured.head = whole.unwrap_or_default();
-                captured.tail = Vec::new();
-                captured.cut = None;
-                captured.kept = Vec::new();
-                captured.hidden_matches = 0;
-                captured.hidden_errors = 0;
-                let (shortened, pretty) = match shortened {
-                    Some((text, pretty)) => (Some(text), pretty),
-                    None => (None, false),
-                };
-                captured.format = FormatReport::Json(JsonReport { shortened, pretty });
+        let (shown, format, document_taken) = match verdict {
+            Verdict::Capped(format) => (shown, format, false),
+            Verdict::Document { whole, report } => {
+                (Shown::whole(whole), FormatReport::Json(report), true)
             }
-        }
-        let shortened =
-            matches!(&captured.format, FormatReport::Json(json) if json.shortened.is_some());
+        };
+        let shortened = matches!(&format, FormatReport::Json(json) if json.shortened.is_some());
         // A spill-dir file is only a safety copy of output that fit, unless
         // the output names it (a cut marker, a shortened document's header,
         // a binary summary, a fold marker's lines) or is not the input byte
         // for byte: cleaning changed it, and nothing may be lost for good.
-        let pointed_to = captured.cut.is_some()
+        let pointed_to = shown.cut.is_some()
             || shortened
             || self.stage.names_spill()
             || (cleaned && !document_taken);
         let spill_facts = SpillFacts {
-            omitted_lines: captured
+            omitted_lines: shown
                 .cut
                 .map(|cut| [cut.first_omitted_line, cut.last_omitted_line]),
             command: facts.command.clone(),
@@ -245,35 +335,42 @@ impl Stream {
             problems.warnings.extend(end.warning);
             end.report
         });
+        let Totals {
+            counters,
+            chars,
+            tokens,
+        } = totals;
         // A document taken raw is described raw: cleaning did not touch it.
         let (bytes, lines, cleaned) = match document_taken && !self.stage.is_empty() {
             true => (raw_bytes, self.raw.lines(), false),
-            false => (bytes, captured.counters.lines(), cleaned),
+            false => (counters.bytes(), counters.lines(), cleaned),
         };
+        let Shown {
+            head,
+            tail,
+            cut,
+            kept,
+            hidden_matches,
+            hidden_errors,
+        } = shown;
         StreamReport {
             bytes,
             lines,
-            newlines: captured.counters.newlines(),
-            tokens: captured
-                .tokens
-                .map_or(measure::approx_tokens(bytes), |total| total.tokens),
-            tokens_estimated: captured.tokens.is_some_and(|total| total.estimated),
-            head: captured.head,
-            tail: captured.tail,
-            cut: captured.cut,
-            kept: captured.kept,
-            hidden_matches: captured.hidden_matches,
-            hidden_errors: captured.hidden_errors,
-            raw_bytes: if self.stage.is_empty() {
-                bytes
-            } else {
-                self.raw.bytes()
-            },
+            newlines: counters.newlines(),
+            tokens: tokens.map_or(measure::approx_tokens(bytes), |total| total.tokens),
+            tokens_estimated: tokens.is_some_and(|total| total.estimated),
+            head,
+            tail,
+            cut,
+            kept,
+            hidden_matches,
+            hidden_errors,
+            raw_bytes,
             cleaned,
             redacted: self.stage.redactions(),
-            chars: captured.chars,
+            chars,
             spill,
-            format: captured.format,
+            format,
         }
     }
 }
@@ -311,25 +408,33 @@ impl<W: Close> Printed<W> {
     }
 
     pub(crate) fn feed(&mut self, chunk: &[u8]) {
-        self.stream.feed(chunk);
-        if self.live {
-            // What arrived is all the head can wait for.
-            self.stream.decide_now();
-            let settled = self.stream.settled_head();
-            if settled.len() > self.printed {
-                // The sink records write failures itself; see `Sink`.
-                self.sink.write_all(&settled[self.printed..]).ok();
-                self.sink.flush().ok();
-                self.printed = settled.len();
-            }
+        let Printed {
+            stream,
+            sink,
+            live,
+            printed,
+            ..
+        } = self;
+        match live {
+            true => stream.feed_then(chunk, &mut |stream| print_settled(stream, sink, printed)),
+            false => stream.feed(chunk),
         }
     }
 
-    /// Caps the stream by `plan`, with or without the header, instead
-    /// (`--profile auto` chose them); nothing may have been fed yet.
-    pub(crate) fn replan(&mut self, plan: Plan, header: bool) {
-        self.stream.replan(plan);
-        self.header = header;
+    /// The input has ended (see [`Stream::end_input`]): returns the profile
+    /// `--profile auto` chose, if any.
+    pub(crate) fn end_input(&mut self) -> Option<&str> {
+        let Printed {
+            stream,
+            sink,
+            live,
+            printed,
+            ..
+        } = self;
+        match live {
+            true => stream.end_input_then(&mut |stream| print_settled(stream, sink, printed)),
+            false => stream.end_input(),
+        }
     }
 
     /// True once writing the output failed (see [`Sink`]).
@@ -350,9 +455,16 @@ impl<W: Close> Printed<W> {
         facts: &RunFacts,
         problems: &mut Problems,
     ) -> StreamReport {
-        let style = self.stream.style.clone();
+        self.end_input();
+        // The header as the profile that `--profile auto` chose says.
+        let header = self
+            .stream
+            .chosen
+            .as_ref()
+            .map_or(self.header, |chosen| chosen.header);
+        let style = self.stream.capping.style.clone();
         let report = self.stream.finish(self.printed, facts, problems);
-        let header = match (self.header, self.live) {
+        let header = match (header, self.live) {
             (false, _) => HeaderPlace::Omitted,
             (true, false) => HeaderPlace::Top,
             (true, true) => HeaderPlace::Bottom,
@@ -370,5 +482,18 @@ impl<W: Close> Printed<W> {
             });
         }
         report
+    }
+}
+
+/// `--live`: prints what of the head has settled since the last time.
+fn print_settled<W: Close>(stream: &mut Stream, sink: &mut Sink<W>, printed: &mut usize) {
+    // What arrived is all the head can wait for.
+    stream.decide_now();
+    let settled = stream.settled_head();
+    if settled.len() > *printed {
+        // The sink records write failures itself; see `Sink`.
+        sink.write_all(&settled[*printed..]).ok();
+        sink.flush().ok();
+        *printed = settled.len();
     }
 }

@@ -3,26 +3,22 @@
 //! is bounded by the budget (head + tail + 2 bytes), whatever the length of
 //! the input.
 //!
-//! It sees only byte slices: no I/O, no formatting. The cut rules live in
-//! [`cut`](crate::cut).
+//! It sees only byte slices: no I/O, no formatting, and no record format:
+//! a format's record boundaries are handed to it at the end. The cut rules
+//! live in [`cut`](crate::cut).
 
 mod head;
 pub(crate) mod keep;
 mod origins;
-pub(crate) mod records;
 
 use memchr::{memchr_iter, memrchr};
 
-use crate::cut::records::Boundaries;
-use crate::cut::{self, Budget, ESCAPE_LOOKBACK, Kept};
-use crate::format::Format;
+use crate::cut::{self, Boundaries, Budget, ESCAPE_LOOKBACK, Kept};
 use crate::measure::{CharCount, Measure, TokenCount, TokenTotal};
-use crate::report::{Cut, FormatReport, KeptLines};
 use crate::vocab::{Counters, TailRing};
 use head::HeadBuffer;
 use keep::{KeepRules, MiddleLine, Picked, Picking};
 use origins::Origins;
-use records::Records;
 
 /// Consumes a stream chunk by chunk and keeps what the output may need.
 pub(crate) struct Capper {
@@ -39,8 +35,6 @@ pub(crate) struct Capper {
     /// The offset of the next byte the tail ring lets go of.
     evicted_to: u64,
     keep: Option<Keeping>,
-    /// `--format diff` or `csv` (or `auto`): record boundaries.
-    records: Option<Records>,
 }
 
 /// `--keep` at work: one picker goes through the middle in order, from
@@ -54,30 +48,174 @@ struct Keeping {
     h: u64,
 }
 
+/// Where a stream B of n bytes was cut: `B[head_end:tail_start]` was left
+/// out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Cut {
+    /// h: the head is `B[0:h]`.
+    pub head_end: u64,
+    /// t: the tail is `B[t:n]`.
+    pub tail_start: u64,
+    /// The raw line the omitted part starts in: 1 + the number of `\n` in
+    /// `B[0:h]` when nothing was cleaned.
+    pub first_omitted_line: u64,
+    /// The raw line it ends in: 1 + the number of `\n` in `B[0:t-1]` when
+    /// nothing was cleaned.
+    pub last_omitted_line: u64,
+}
+
+impl Cut {
+    /// t - h: the number of bytes left out.
+    pub fn omitted_bytes(&self) -> u64 {
+        self.tail_start - self.head_end
+    }
+}
+
+/// Consecutive lines of the cut middle that `--keep` kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KeptLines {
+    /// Their offset in B.
+    pub start: u64,
+    /// The lines, whole.
+    pub bytes: Vec<u8>,
+    /// The first and last raw line they stand for (1-based).
+    pub first_line: u64,
+    /// See `first_line`.
+    pub last_line: u64,
+}
+
 /// What the capper kept of a stream, and the cut when it did not fit.
 pub(crate) struct Captured {
+    pub(crate) shown: Shown,
+    pub(crate) totals: Totals,
+}
+
+/// What of a stream B is shown.
+#[derive(Debug, Default)]
+pub(crate) struct Shown {
     /// B[0:h] when cut, otherwise all of B.
     pub(crate) head: Vec<u8>,
     /// B[t:n] when cut, otherwise empty.
     pub(crate) tail: Vec<u8>,
     pub(crate) cut: Option<Cut>,
-    pub(crate) counters: Counters,
     /// Lines of the middle kept by `--keep`, and the matching ones that
     /// did not fit.
     pub(crate) kept: Vec<KeptLines>,
     pub(crate) hidden_matches: u64,
     /// Of those, the error lines (`--keep-errors`, `--keep-error`).
     pub(crate) hidden_errors: u64,
+}
+
+impl Shown {
+    /// `whole`, uncut.
+    pub(crate) fn whole(whole: Vec<u8>) -> Shown {
+        Shown {
+            head: whole,
+            ..Shown::default()
+        }
+    }
+}
+
+/// The totals of a stream that has ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Totals {
+    pub(crate) counters: Counters,
     /// The stream's characters, when counted.
     pub(crate) chars: Option<u64>,
     /// The stream's real tokens, when counted.
     pub(crate) tokens: Option<TokenTotal>,
-    /// What the record boundaries came to (`Text` without them).
-    pub(crate) format: FormatReport,
+}
+
+impl Totals {
+    /// Whether the stream fits `budget` (in its measure, and `--lines`).
+    fn fit(&self, budget: &Budget) -> bool {
+        let units = match budget.measure {
+            Measure::Bytes => self.counters.bytes(),
+            Measure::Chars => self.chars.unwrap_or_default(),
+            Measure::Tokens(_) => self.tokens.map_or(0, |total| total.tokens),
+        };
+        units <= budget.head.saturating_add(budget.tail)
+            && budget.lines.is_none_or(|max| self.counters.lines() <= max)
+    }
+}
+
+/// The bytes the buffers hold at the end.
+struct Held {
+    /// The head buffer; all of B when `joined`.
+    head: Vec<u8>,
+    /// The ring's B[tail_start:n]; empty when `joined`.
+    tail: Vec<u8>,
+    tail_start: u64,
+    /// Whether head and ring together held every byte: then they are one
+    /// buffer, so that both cuts search it.
+    joined: bool,
+}
+
+impl Held {
+    /// What `head` and `tail` hold of a stream of `n` bytes.
+    fn new(head: HeadBuffer, tail: TailRing, n: u64) -> Held {
+        let tail_start = n - tail.len() as u64;
+        let mut head = head.into_vec();
+        let mut tail = tail.into_vec();
+        let joined = head.len() as u64 == tail_start;
+        if joined {
+            head.append(&mut tail);
+        }
+        Held {
+            head,
+            tail,
+            tail_start,
+            joined,
+        }
+    }
+
+    /// The bytes the tail cut searches, B[from:n], and `from`.
+    fn tail_window(&self) -> (&[u8], u64) {
+        if self.joined {
+            (&self.head, 0)
+        } else {
+            (&self.tail, self.tail_start)
+        }
+    }
+
+    /// What the cut rules look at.
+    fn kept(&self, counters: &Counters, line_limit_end: Option<u64>) -> Kept<'_> {
+        let (tail, tail_start) = self.tail_window();
+        Kept {
+            head: &self.head,
+            tail,
+            tail_start,
+            n: counters.bytes(),
+            newlines: counters.newlines(),
+            lines: counters.lines(),
+            line_limit_end,
+        }
+    }
+
+    /// What of the middle B[h:t] is still here: all of it when joined,
+    /// else the ring's part before t.
+    fn middle(&self, h: u64, t: u64) -> &[u8] {
+        let (window, from) = self.tail_window();
+        if self.joined {
+            &window[h as usize..t as usize]
+        } else {
+            &window[..(t - from) as usize]
+        }
+    }
+
+    /// B[0:h] and B[t:n].
+    fn into_cut(mut self, h: u64, t: u64) -> (Vec<u8>, Vec<u8>) {
+        let (window, from) = self.tail_window();
+        let tail = window[(t - from) as usize..].to_vec();
+        self.head.truncate(h as usize);
+        (self.head, tail)
+    }
 }
 
 impl Capper {
-    pub(crate) fn new(budget: Budget, keep: Option<KeepRules>, format: Format) -> Capper {
+    pub(crate) fn new(budget: Budget, keep: Option<KeepRules>) -> Capper {
         // One byte more than the tail: whether B[h] = ESC is the `ESC \`
         // that ends a string before h depends on B[h+1].
         let head = HeadBuffer::new(
@@ -89,7 +227,6 @@ impl Capper {
             // tail cut can see where an escape sequence starts.
             tail: TailRing::new(capacity_for(&budget, budget.tail).saturating_add(ESCAPE_LOOKBACK)),
             evicted_to: head.capacity() as u64,
-            records: Records::new(format, head.capacity() as u64),
             head,
             budget,
             counters: Counters::default(),
@@ -108,9 +245,6 @@ impl Capper {
     }
 
     pub(crate) fn push(&mut self, chunk: &[u8]) {
-        if let Some(records) = &mut self.records {
-            records.push(chunk);
-        }
         self.counters.push(chunk);
         if let Some(chars) = &mut self.chars {
             chars.push(chunk);
@@ -147,9 +281,17 @@ impl Capper {
         if self.origins.has_pending() {
             self.origins.forget_before(self.evicted_to);
         }
-        if let Some(records) = &mut self.records {
-            records.evicted_to(self.evicted_to);
-        }
+    }
+
+    /// The head buffer's capacity: no byte before it is ever let go of.
+    pub(crate) fn head_reach(&self) -> u64 {
+        self.head.capacity() as u64
+    }
+
+    /// The offset of the next byte the tail ring lets go of: every byte
+    /// before it is in the cut middle.
+    pub(crate) fn evicted_to(&self) -> u64 {
+        self.evicted_to
     }
 
     /// Pushes one whole line that stands for `lines` raw lines.
@@ -182,120 +324,91 @@ impl Capper {
     }
 
     /// Ends the stream and decides the cuts; a cut head keeps at least the
-    /// `printed` bytes that `--live` already printed. `marker_len` is the
-    /// length of a gap's marker line from its bytes and raw lines, for
-    /// the kept lines' share of the budget.
+    /// `printed` bytes that `--live` already printed, and with record
+    /// `boundaries` (sorted offsets) each cut moves to one when it can.
+    /// `marker_len` is the length of a gap's marker line from its bytes and
+    /// raw lines, for the kept lines' share of the budget.
+    ///
+    /// 1. The totals, and the bytes the buffers hold (one buffer when
+    ///    they met).
+    /// 2. A stream within the budget is shown whole.
+    /// 3. The cuts (h, t), by the rules of [`cut::decide`]; with real
+    ///    tokens, a head and tail that meet show the stream whole too.
+    /// 4. The raw lines the cut leaves out, the lines `--keep` keeps of
+    ///    the middle, and head and tail.
     pub(crate) fn finish(
-        mut self,
+        self,
         printed: usize,
         marker_len: &dyn Fn(u64, u64, u64) -> u64,
+        boundaries: Option<&[u64]>,
     ) -> Captured {
-        let boundaries = self.records.as_mut().and_then(Records::finish);
-        let counters = self.counters;
-        let n = counters.bytes();
         let line_limit_end = self.head.line_limit_end();
-        let chars = self.chars.as_ref().map(CharCount::total);
-        let tokens = self.tokens.map(TokenCount::finish);
-        let units = match self.budget.measure {
-            Measure::Bytes => n,
-            Measure::Chars => chars.unwrap_or_default(),
-            Measure::Tokens(_) => tokens.map_or(0, |total| total.tokens),
+        let totals = Totals {
+            counters: self.counters,
+            chars: self.chars.as_ref().map(CharCount::total),
+            tokens: self.tokens.map(TokenCount::finish),
         };
-        let mut head = self.head.into_vec();
-        // When head and ring together hold every byte, join them so both
-        // cuts search one buffer; otherwise the ring holds the last bytes.
-        let tail_start = n - self.tail.len() as u64;
-        let joined = head.len() as u64 == tail_start;
+        let held = Held::new(self.head, self.tail, totals.counters.bytes());
         // (A stream within the budget is always held whole; an estimated
         // token count may not be.)
-        let fits = units <= self.budget.head.saturating_add(self.budget.tail)
-            && self.budget.lines.is_none_or(|max| counters.lines() <= max)
-            && joined;
-        let mut tail = self.tail.into_vec();
-        if joined {
-            head.append(&mut tail);
+        if held.joined && totals.fit(&self.budget) {
+            return Captured::whole(held, totals);
         }
-        let records = self.records.as_ref().filter(|_| boundaries.is_some());
-        let uncut = |whole: Vec<u8>| Captured {
-            format: records.map_or(FormatReport::Text, |records| records.report(None, &whole)),
-            head: whole,
-            tail: Vec::new(),
-            cut: None,
-            counters,
-            kept: Vec::new(),
-            hidden_matches: 0,
-            hidden_errors: 0,
-            chars,
-            tokens,
-        };
-        if fits {
-            return uncut(head);
-        }
-        let (tail_bytes, tail_start) = if joined {
-            (&head[..], 0)
-        } else {
-            (&tail[..], tail_start)
-        };
-        let kept = Kept {
-            head: &head,
-            tail: tail_bytes,
-            tail_start,
-            n,
-            newlines: counters.newlines(),
-            lines: counters.lines(),
-            line_limit_end,
-        };
-        let boundaries = boundaries.as_ref().map(|sorted| Boundaries { sorted });
+        let boundaries = boundaries.map(|sorted| Boundaries { sorted });
+        let kept = held.kept(&totals.counters, line_limit_end);
         let (h, t) = cut::decide(&kept, &self.budget, printed as u64, boundaries.as_ref());
-        if joined && h >= t {
+        if held.joined && h >= t {
             // Real tokens: each part counted on its own, head and tail can
             // hold all of B although B counts more than the budget.
-            return uncut(head);
+            return Captured::whole(held, totals);
         }
-        // The lines (of the capped stream) that hold B[h] and B[t-1].
-        let first_line = 1 + memchr_iter(b'\n', &head[..h as usize]).count() as u64;
-        let newlines_from_t =
-            memchr_iter(b'\n', &tail_bytes[(t - 1 - tail_start) as usize..]).count();
-        let last_line = 1 + counters.newlines() - newlines_from_t as u64;
-        let cut = Cut {
-            head_end: h,
-            tail_start: t,
-            first_omitted_line: self.origins.raw_lines(first_line).0,
-            last_omitted_line: self.origins.raw_lines(last_line).1,
-        };
-        let format = records.map_or(FormatReport::Text, |records| {
-            records.report(Some((h, t)), &head)
-        });
+        let cut = cut_facts(&held, h, t, &totals.counters, &self.origins);
         let picked = match self.keep {
             // `auto` found a diff: lines kept from its middle would break
             // its hunks apart.
             _ if boundaries.is_some() => Picked::default(),
             None => Picked::default(),
             Some(keeping) => {
-                // What of the middle is still in the buffers: all of it
-                // when they were joined, else the ring's part before t.
-                let rest = if joined {
-                    &head[h as usize..t as usize]
-                } else {
-                    &tail_bytes[..(t - tail_start) as usize]
-                };
-                keeping.finish(&head, h, rest, t == n, &self.origins, marker_len)
+                let t_is_end = t == totals.counters.bytes();
+                let middle = held.middle(h, t);
+                keeping.finish(&held.head, h, middle, t_is_end, &self.origins, marker_len)
             }
         };
-        let tail = tail_bytes[(t - tail_start) as usize..].to_vec();
-        head.truncate(h as usize);
-        Captured {
+        let (head, tail) = held.into_cut(h, t);
+        let shown = Shown {
             head,
             tail,
             cut: Some(cut),
-            counters,
             kept: group(picked.lines),
             hidden_matches: picked.hidden_errors + picked.hidden_others,
             hidden_errors: picked.hidden_errors,
-            chars,
-            tokens,
-            format,
+        };
+        Captured { shown, totals }
+    }
+}
+
+impl Captured {
+    /// All of B, uncut.
+    fn whole(held: Held, totals: Totals) -> Captured {
+        Captured {
+            shown: Shown::whole(held.head),
+            totals,
         }
+    }
+}
+
+/// The cut B[h:t] of the capped stream, with the raw lines that hold
+/// B[h] and B[t-1].
+fn cut_facts(held: &Held, h: u64, t: u64, counters: &Counters, origins: &Origins) -> Cut {
+    let (window, from) = held.tail_window();
+    let first_line = 1 + memchr_iter(b'\n', &held.head[..h as usize]).count() as u64;
+    let newlines_from_t = memchr_iter(b'\n', &window[(t - 1 - from) as usize..]).count();
+    let last_line = 1 + counters.newlines() - newlines_from_t as u64;
+    Cut {
+        head_end: h,
+        tail_start: t,
+        first_omitted_line: origins.raw_lines(first_line).0,
+        last_omitted_line: origins.raw_lines(last_line).1,
     }
 }
 
@@ -382,9 +495,9 @@ mod tests {
     use crate::cut::CutMode;
 
     fn capture(input: &[u8], budget: Budget) -> Captured {
-        let mut capper = Capper::new(budget, None, Format::Text);
+        let mut capper = Capper::new(budget, None);
         capper.push(input);
-        capper.finish(0, &|_, _, _| 0)
+        capper.finish(0, &|_, _, _| 0, None)
     }
 
     fn bytes(head: u64, tail: u64) -> Budget {
@@ -401,22 +514,25 @@ mod tests {
     }
 
     fn kept(c: &Captured) -> (&[u8], &[u8]) {
-        (&c.head, &c.tail)
+        (&c.shown.head, &c.shown.tail)
     }
 
     #[test]
     fn input_within_budget_is_kept_whole() {
         let c = capture(b"hello\n", bytes(3, 3));
-        assert_eq!(c.cut, None);
+        assert_eq!(c.shown.cut, None);
         assert_eq!(kept(&c), (&b"hello\n"[..], &b""[..]));
-        assert_eq!((c.counters.bytes(), c.counters.lines()), (6, 1));
+        assert_eq!(
+            (c.totals.counters.bytes(), c.totals.counters.lines()),
+            (6, 1)
+        );
     }
 
     #[test]
     fn one_byte_over_cuts_one_byte() {
         let c = capture(b"abcdefg", bytes(3, 3));
         assert_eq!(kept(&c), (&b"abc"[..], &b"efg"[..]));
-        let cut = c.cut.unwrap();
+        let cut = c.shown.cut.unwrap();
         assert_eq!(
             (
                 cut.omitted_bytes(),
@@ -454,7 +570,7 @@ mod tests {
         };
         let c = capture(b"1\n2\n3\n4\n5\n", budget);
         assert_eq!(kept(&c), (&b"1\n"[..], &b"4\n5\n"[..]));
-        let cut = c.cut.unwrap();
+        let cut = c.shown.cut.unwrap();
         assert_eq!((cut.first_omitted_line, cut.last_omitted_line), (2, 3));
     }
 
@@ -466,7 +582,7 @@ mod tests {
             cut: CutMode::Lines,
             ..bytes(1_000, 1_000)
         };
-        let mut capper = Capper::new(budget, None, Format::Text);
+        let mut capper = Capper::new(budget, None);
         capper.push(b"first\nsecond");
         assert_eq!(capper.settled_head(), b"first\n");
         for _ in 0..50 {
@@ -500,7 +616,7 @@ mod tests {
                 ..bytes(head, tail)
             };
             let input = s.as_bytes();
-            let mut live = Capper::new(budget, None, Format::Text);
+            let mut live = Capper::new(budget, None);
             let mut printed = 0;
             for piece in input.chunks(chunk) {
                 live.push(piece);
@@ -509,11 +625,11 @@ mod tests {
                 proptest::prop_assert!(settled.len() >= printed);
                 printed = settled.len();
             }
-            let live = live.finish(printed, &|_, _, _| 0);
+            let live = live.finish(printed, &|_, _, _| 0, None);
             let whole = capture(input, budget);
-            proptest::prop_assert!(live.head.len() >= printed);
-            proptest::prop_assert_eq!(live.cut, whole.cut);
-            proptest::prop_assert_eq!((live.head, live.tail), (whole.head, whole.tail));
+            proptest::prop_assert!(live.shown.head.len() >= printed);
+            proptest::prop_assert_eq!(live.shown.cut, whole.shown.cut);
+            proptest::prop_assert_eq!((live.shown.head, live.shown.tail), (whole.shown.head, whole.shown.tail));
         }
     }
 }

@@ -6,16 +6,14 @@
 //!
 //! It sees byte slices only; it neither reads input nor formats output.
 
-pub(crate) mod csv;
-pub(crate) mod diff;
+mod boundaries;
 mod lines;
-pub(crate) mod records;
 
 use memchr::{memrchr, memrchr_iter};
 
 use crate::escape;
 use crate::measure::{Measure, RealCount};
-use records::Boundaries;
+pub(crate) use boundaries::Boundaries;
 
 /// The budget of one stream, resolved from the options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,11 +1,27 @@
 //! `--format`: what kind of records a stream holds, so that no cut lands
-//! inside one. `text` is the core's lines and bytes; `diff` and `csv` move
-//! the cuts to record boundaries as the stream passes (the scanners are in
-//! [`cut`](crate::cut), the boundaries they find are kept by
-//! [`capture`](crate::capture)); `json` holds the whole document (up to
-//! `--json-limit`) and shortens it inside, in [`json`].
+//! inside one. `text` is the core's lines and bytes; each other format is
+//! one room here behind one trait, [`Reading`]: what a record boundary is
+//! (`diff`: files and hunks, `csv`: rows, [`records`] what they share) and
+//! how the left-out middle is described ([`FormatReport`]). `json` has no
+//! boundaries: it holds the whole document (up to `--json-limit`) and
+//! shortens it inside; `auto` is `json`, then `diff`, then `text`.
+//!
+//! A format reads the stream beside the capper and never sees its
+//! buffers: the stream hands it the bytes, tells it what the capper let go
+//! of, gives the capper its boundaries and, at the end, the cut. It may
+//! import `cut`, `measure`, `transform` and the leaves; not `capture`,
+//! `report`, `render` or `run`, which come after it.
 
-pub(crate) mod json;
+mod auto;
+mod csv;
+mod diff;
+mod json;
+mod records;
+
+pub use csv::CsvReport;
+pub use diff::DiffReport;
+pub(crate) use diff::NAMED_FILES;
+pub use json::JsonReport;
 
 /// `--json-limit` when not given: documents up to this size are parsed.
 pub const DEFAULT_JSON_LIMIT: u64 = 64 << 20;
@@ -67,10 +83,96 @@ impl Default for FormatPlan {
     }
 }
 
-/// Whether a stream that starts with `start` is a diff, for `auto`.
-pub(crate) fn starts_like_diff(start: &[u8]) -> bool {
-    start.starts_with(b"diff --git") || start.starts_with(b"--- ")
+/// What `--format` made of a stream: which format applied, and the facts
+/// its output shows beyond the core's (README, "Formats").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FormatReport {
+    /// Capped as text: `--format text`, or `auto` found nothing else.
+    #[default]
+    Text,
+    /// A valid JSON document.
+    Json(JsonReport),
+    /// `--format json` on a stream that is not a JSON document within
+    /// `--json-limit` (or whose shortest form is over the budget): capped
+    /// as text, for this reason (the header names it when cut).
+    NotJson(String),
+    /// A unified diff, cut at hunk or file boundaries.
+    Diff(DiffReport),
+    /// Comma-separated values, cut at rows.
+    Csv(CsvReport),
 }
 
-/// How many first bytes [`starts_like_diff`] looks at.
-pub(crate) const DIFF_SNIFF: usize = b"diff --git".len();
+impl FormatReport {
+    /// The format that applied: `text`, `json`, `diff` or `csv`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FormatReport::Text | FormatReport::NotJson(_) => "text",
+            FormatReport::Json(_) => "json",
+            FormatReport::Diff(_) => "diff",
+            FormatReport::Csv(_) => "csv",
+        }
+    }
+}
+
+/// A format at work on one stream, beside the capper.
+pub(crate) trait Reading: Send {
+    /// The raw stream's next bytes, before cleaning: a document is the raw
+    /// stream (a fold marker inside it would make it invalid JSON, issue
+    /// 21).
+    fn raw(&mut self, _chunk: &[u8]) {}
+
+    /// The capped stream's next bytes (after cleaning); the capper has let
+    /// go of every byte before `evicted_to`, which is the cut middle for
+    /// sure.
+    fn capped(&mut self, _chunk: &[u8], _evicted_to: u64) {}
+
+    /// The stream has ended: where records start after its first byte,
+    /// sorted (the boundaries a cut may move to); `None` when the format
+    /// has none or does not apply (`auto` on a stream that is no diff).
+    fn boundaries(&mut self) -> Option<Vec<u64>> {
+        None
+    }
+
+    /// What the format makes of the capped stream.
+    fn finish(self: Box<Self>, capped: Capped<'_>) -> Verdict;
+}
+
+/// What the capper made of the stream, for [`Reading::finish`].
+#[derive(Clone, Copy)]
+pub(crate) struct Capped<'a> {
+    /// The cut B[h:t], when it was cut.
+    pub(crate) cut: Option<(u64, u64)>,
+    /// B[0:h] when cut, otherwise all of B.
+    pub(crate) head: &'a [u8],
+    /// The raw stream's length, before cleaning.
+    pub(crate) raw_bytes: u64,
+}
+
+/// What the output is, by the format.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// The capped stream, as the capper cut it.
+    Capped(FormatReport),
+    /// A JSON document instead of head, marker and tail: `whole` when it
+    /// fits (then the report holds no shortened document), else empty.
+    Document { whole: Vec<u8>, report: JsonReport },
+}
+
+/// The format of one stream at work, or `None` for `text`. `budget` is
+/// the stream's budget in bytes (what a document is shortened to),
+/// `head_reach` the capper's head buffer capacity (record starts before
+/// it are kept whatever the ring lets go of).
+pub(crate) fn reading(plan: FormatPlan, budget: u64, head_reach: u64) -> Option<Box<dyn Reading>> {
+    let document = || json::Document::new(plan, budget);
+    match plan.format {
+        Format::Text => None,
+        Format::Json => Some(Box::new(document())),
+        Format::Diff => Some(Box::new(diff::Diff::new(false, head_reach))),
+        Format::Csv => Some(Box::new(csv::Csv::new(head_reach))),
+        Format::Auto => Some(Box::new(auto::Auto::new(
+            document(),
+            diff::Diff::new(true, head_reach),
+        ))),
+    }
+}

@@ -7,8 +7,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::template::{Field, Template, Values};
-use crate::capture::records::NAMED_FILES;
 use crate::escape;
+use crate::format::NAMED_FILES;
 use crate::measure::count_chars;
 use crate::report::{
     ChildExit, ChildReport, Cut, DiffReport, FormatReport, KeptLines, SpillReport, StreamReport,

@@ -9,7 +9,6 @@ use std::os::fd::AsFd;
 use std::sync::mpsc;
 use std::thread;
 
-use super::sniff::Sniff;
 use crate::config::Config;
 use crate::error::{Error, Problem};
 use crate::options::Plan;
@@ -19,7 +18,7 @@ use crate::sink::{Close, Sink};
 use crate::source::signals::Interruption;
 use crate::source::{CHUNK_SIZE, Flow, Input, Interruptible, pump};
 use crate::spill::Spill;
-use crate::stream::{Printed, Problems, RunFacts, Stream};
+use crate::stream::{Printed, Problems, RunFacts, Sniff, Stream};
 use crate::sys;
 
 pub(super) fn run<W: Close>(
@@ -34,23 +33,13 @@ pub(super) fn run<W: Close>(
     let read_ahead = (plan.is_cpu_bound() || sniff.as_ref().is_some_and(Sniff::may_be_cpu_bound))
         && inputs.iter().all(is_regular_file);
     let spill = config.spill.as_ref().map(Spill::create);
-    let mut output = Printed::new(Stream::new(plan, spill), sink, "stdout", config);
-    let mut sniffing = sniff;
-    let mut profile = None;
-    let mut consume = |chunk: &[u8]| match &mut sniffing {
-        Some(sniff) => match sniff.hold(chunk) {
-            Some(rest) => {
-                let (chosen, flow) = start(sniffing.take(), &mut output);
-                profile = chosen;
-                match flow {
-                    Flow::Continue => feed(&mut output, rest),
-                    Flow::Stop => Flow::Stop,
-                }
-            }
-            None => Flow::Continue,
-        },
-        None => feed(&mut output, chunk),
-    };
+    let mut output = Printed::new(
+        Stream::new(plan, spill).sniffing(sniff),
+        sink,
+        "stdout",
+        config,
+    );
+    let mut consume = |chunk: &[u8]| feed(&mut output, chunk);
     let mut problems = if read_ahead {
         read_on_a_thread(inputs, &interruption, consume)
     } else {
@@ -58,10 +47,7 @@ pub(super) fn run<W: Close>(
             consume(&buffer[..len])
         })
     };
-    // An input shorter than the sniff chooses with what there is.
-    if sniffing.is_some() {
-        profile = start(sniffing.take(), &mut output).0;
-    }
+    let profile = output.end_input().map(str::to_string);
     let interrupted_by = interruption.caught();
     let trailer = interrupted_by.map(text::interruption_line);
     let output = output.finish(trailer.as_deref(), &RunFacts::default(), &mut problems);
@@ -75,20 +61,6 @@ pub(super) fn run<W: Close>(
         profile,
         no_match: false,
     })
-}
-
-/// Starts `output` with the profile that `sniff`'s held bytes choose, if
-/// they choose one, and feeds it them.
-fn start<W: Close>(sniff: Option<Sniff>, output: &mut Printed<W>) -> (Option<String>, Flow) {
-    let Some(sniff) = sniff else {
-        return (None, Flow::Continue);
-    };
-    let (chosen, held) = sniff.choose();
-    let name = chosen.map(|choice| {
-        output.replan(choice.plan, choice.header);
-        choice.name
-    });
-    (name, feed(output, &held))
 }
 
 /// Reads the inputs in order through one buffer into `consume` (which may

@@ -6,7 +6,6 @@
 //! started.
 
 mod filter;
-mod sniff;
 mod store;
 mod view;
 mod wrap;
@@ -20,9 +19,9 @@ use crate::report::Report;
 use crate::sink::{Background, Sink};
 use crate::source::Input;
 use crate::spill;
+use crate::stream::Sniff;
 use wrap::Effects;
 
-pub(crate) use sniff::Sniff;
 pub use store::{show_view, store_list, store_summary};
 pub use view::StoredView;
 

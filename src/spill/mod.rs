@@ -16,11 +16,25 @@ use std::path::{Path, PathBuf};
 pub(crate) mod store;
 
 use crate::error::{Error, Problem};
-use crate::report::SpillReport;
 use crate::source::Input;
 use crate::sys;
 use crate::vocab::Counters;
 use store::{Entry, Store};
+
+/// Where the full stream was saved, or why it was not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SpillReport {
+    /// The whole stream is in this file.
+    Saved {
+        /// An absolute path.
+        path: PathBuf,
+        /// Its id, when it is an output of a spill store (`toolcap --show ID`).
+        id: Option<String>,
+    },
+    /// Saving failed, for this reason (one line, naming the file).
+    NotSaved(String),
+}
 
 /// Where the user asked the full output to go.
 #[derive(Clone, Debug, PartialEq, Eq)]

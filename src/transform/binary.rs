@@ -4,7 +4,10 @@
 use memchr::{memchr, memchr_iter};
 
 use super::{Emit, Ending, Transform};
-use crate::vocab::marker::binary_summary;
+use std::os::unix::ffi::OsStrExt;
+
+use crate::spill::SpillReport;
+use crate::vocab::marker::escape_for_marker;
 
 /// How much of the start is looked at: enough for any text header, small
 /// enough to hold back.
@@ -84,6 +87,24 @@ impl Transform for BinarySummary {
     fn names_spill(&self) -> bool {
         self.changed()
     }
+}
+
+/// `--binary summary`'s one line for a binary stream of `bytes` bytes.
+pub(crate) fn binary_summary(bytes: u64, spill: Option<&SpillReport>) -> Vec<u8> {
+    let mut line = format!("[binary output: {bytes} bytes").into_bytes();
+    match spill {
+        None => {}
+        Some(SpillReport::Saved { path, .. }) => {
+            line.extend_from_slice(b"; full output in ");
+            line.extend_from_slice(&escape_for_marker(path.as_os_str().as_bytes()));
+        }
+        Some(SpillReport::NotSaved(reason)) => {
+            line.extend_from_slice(b"; full output not saved: ");
+            line.extend_from_slice(&escape_for_marker(reason.as_bytes()));
+        }
+    }
+    line.extend_from_slice(b"]\n");
+    line
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ mod utf8;
 pub(crate) use fold::FoldRules;
 pub(crate) use redact::{KINDS, Redact, RedactRules, Redactions};
 
-use crate::report::SpillReport;
+use crate::spill::SpillReport;
 
 /// Where a transform's output goes: the next transform, or the capper.
 pub(crate) trait Emit {

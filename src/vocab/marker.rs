@@ -1,41 +1,11 @@
 //! The wording of the markers that stand for what the stages before the
-//! renderer removed or shortened (a JSON string, array or object, a binary
-//! stream, repeated or similar lines, the middle of a long line), and the
+//! renderer removed or shortened (repeated or similar lines, the middle of a
+//! long line; a JSON document's and a binary stream's are in their own
+//! rooms), and the
 //! escaping that keeps any marker on one line of valid UTF-8. The stages
 //! word their markers here, below them all, so that none of them needs the
 //! renderer; the renderer's own lines (header, cut marker, status) use the
 //! same helpers.
-
-use std::os::unix::ffi::OsStrExt;
-
-use crate::report::SpillReport;
-
-/// The text inside a shortened JSON string: `[... {N} bytes truncated ...]`.
-pub(crate) fn json_string_marker(omitted: u64) -> String {
-    format!("[... {omitted} bytes truncated ...]")
-}
-
-/// The string that stands for the items an array lost:
-/// `[... {k} of {n} items truncated ...]`, with `; objects with keys: a, b`
-/// (and `, ...` when `more`) when they were all objects. Keys are as
-/// written in the document, so the result is valid inside a JSON string.
-pub(crate) fn json_items_marker(omitted: u64, of: u64, keys: Option<(&[&[u8]], bool)>) -> Vec<u8> {
-    let mut marker = format!("[... {omitted} of {of} items truncated").into_bytes();
-    if let Some((keys, more)) = keys {
-        marker.extend_from_slice(b"; objects with keys: ");
-        marker.extend_from_slice(&keys.join(&b", "[..]));
-        if more {
-            marker.extend_from_slice(if keys.is_empty() { b"..." } else { b", ..." });
-        }
-    }
-    marker.extend_from_slice(b" ...]");
-    marker
-}
-
-/// The key of the entry that stands for the keys an object lost.
-pub(crate) fn json_keys_marker(omitted: u64) -> String {
-    format!("[... {omitted} more keys truncated ...]")
-}
 
 /// `line` or `lines`, by count.
 pub(crate) fn lines_word(count: u64) -> &'static str {
@@ -68,24 +38,6 @@ pub(crate) fn escape_for_marker(text: &[u8]) -> Vec<u8> {
             .for_each(|&byte| hex(byte, &mut escaped));
     }
     escaped
-}
-
-/// `--binary summary`'s one line for a binary stream of `bytes` bytes.
-pub(crate) fn binary_summary(bytes: u64, spill: Option<&SpillReport>) -> Vec<u8> {
-    let mut line = format!("[binary output: {bytes} bytes").into_bytes();
-    match spill {
-        None => {}
-        Some(SpillReport::Saved { path, .. }) => {
-            line.extend_from_slice(b"; full output in ");
-            line.extend_from_slice(&escape_for_marker(path.as_os_str().as_bytes()));
-        }
-        Some(SpillReport::NotSaved(reason)) => {
-            line.extend_from_slice(b"; full output not saved: ");
-            line.extend_from_slice(&escape_for_marker(reason.as_bytes()));
-        }
-    }
-    line.extend_from_slice(b"]\n");
-    line
 }
 
 /// `--squeeze`'s marker for a line repeated `repeats` more times.

@@ -6,10 +6,73 @@
 //! This is the one place where memory grows with the input instead of the
 //! budget; the core capper runs beside it all the same, for the fallback.
 
+mod markers;
 mod shorten;
 mod tree;
 
 use memchr::memchr;
+
+use super::{Capped, Format, FormatPlan, FormatReport, Reading, Verdict};
+
+/// A JSON document, as printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct JsonReport {
+    /// The shortened document (a newline follows it in the output), or
+    /// `None` when the stream fitted and passes unchanged.
+    pub shortened: Option<Vec<u8>>,
+    /// Whether the shortened document is pretty (2 spaces).
+    pub pretty: bool,
+}
+
+/// `--format json` at work: the document gathered, and the budget in
+/// bytes it is shortened to.
+#[derive(Debug)]
+pub(crate) struct Document {
+    collector: Collector,
+    budget: u64,
+}
+
+impl Document {
+    pub(crate) fn new(plan: FormatPlan, budget: u64) -> Document {
+        let auto = plan.format == Format::Auto;
+        Document {
+            collector: Collector::new(auto, plan.json_limit, plan.pretty),
+            budget,
+        }
+    }
+}
+
+impl Reading for Document {
+    fn raw(&mut self, chunk: &[u8]) {
+        self.collector.push(chunk);
+    }
+
+    /// A document is shortened in place of the cut, or falls back to it.
+    /// It fits within the budget in bytes, whatever `--lines` says
+    /// (`auto`: lines do not count for a document).
+    fn finish(self: Box<Self>, capped: Capped<'_>) -> Verdict {
+        let fits = capped.raw_bytes <= self.budget;
+        match self.collector.finish(self.budget, fits) {
+            Outcome::Shortened(text, pretty) => Verdict::Document {
+                whole: Vec::new(),
+                report: JsonReport {
+                    shortened: Some(text),
+                    pretty,
+                },
+            },
+            Outcome::Fits(whole) => Verdict::Document {
+                whole,
+                report: JsonReport {
+                    shortened: None,
+                    pretty: false,
+                },
+            },
+            Outcome::NotJson(Some(reason)) => Verdict::Capped(FormatReport::NotJson(reason)),
+            Outcome::NotJson(None) => Verdict::Capped(FormatReport::Text),
+        }
+    }
+}
 
 /// A newline this close to the document's start means it was printed
 /// pretty, and a shortened version is printed pretty too.
@@ -17,7 +80,7 @@ const PRETTY_SNIFF: usize = 200;
 
 /// Gathers the stream as the document.
 #[derive(Debug)]
-pub(crate) struct Collector {
+struct Collector {
     doc: Vec<u8>,
     limit: u64,
     /// `auto`: only a stream whose first non-blank byte opens an array or
@@ -39,7 +102,7 @@ enum State {
 
 /// What became of the document.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Outcome {
+enum Outcome {
     /// Not taken as JSON; with `--format json`, why (the header says so).
     NotJson(Option<String>),
     /// A valid document within the budget: printed unchanged (here it is).
@@ -49,7 +112,7 @@ pub(crate) enum Outcome {
 }
 
 impl Collector {
-    pub(crate) fn new(auto: bool, limit: u64, pretty: bool) -> Collector {
+    fn new(auto: bool, limit: u64, pretty: bool) -> Collector {
         Collector {
             doc: Vec::new(),
             // The tree indexes the document with 32 bits.
@@ -61,7 +124,7 @@ impl Collector {
         }
     }
 
-    pub(crate) fn push(&mut self, bytes: &[u8]) {
+    fn push(&mut self, bytes: &[u8]) {
         if self.state != State::Collecting {
             return;
         }
@@ -85,7 +148,7 @@ impl Collector {
     /// Decides, once the stream has ended: `fits` when the stream is
     /// within the budget, else shortened to at most `budget` bytes,
     /// counting the newline that follows the document.
-    pub(crate) fn finish(self, budget: u64, fits: bool) -> Outcome {
+    fn finish(self, budget: u64, fits: bool) -> Outcome {
         let explicit = |reason: String| Outcome::NotJson((!self.auto).then_some(reason));
         match self.state {
             State::NotCandidate => return Outcome::NotJson(None),

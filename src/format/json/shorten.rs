@@ -22,8 +22,8 @@
 //! down is at least what its value needs, and the result never exceeds the
 //! budget given at the top.
 
+use super::markers::{json_items_marker, json_keys_marker, json_string_marker};
 use super::tree::{Kind, Layout, Tree};
-use crate::vocab::marker::{json_items_marker, json_keys_marker, json_string_marker};
 
 /// The dropped items' keys listed at most.
 const SCHEMA_KEYS: usize = 20;

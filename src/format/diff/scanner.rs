@@ -1,5 +1,5 @@
-//! `--format diff`: where the files and hunks of a unified diff (`git
-//! diff`, `diff -u`, `diff -ru`) start, and the files' names.
+//! Where the files and hunks of a unified diff (`git diff`, `diff -u`,
+//! `diff -ru`) start, and the files' names.
 //!
 //! Lines are read one at a time, holding at most [`HELD`] bytes of each:
 //! 1. A line starting with `diff ` starts a file (git's extended header
@@ -24,7 +24,16 @@ use std::sync::Arc;
 
 use memchr::memchr;
 
-use super::records::{Event, Record, Scanner};
+use crate::format::records::{Event, Scanner};
+
+/// A record of a diff.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Record {
+    /// A file: its first line (`diff ...` or `--- `).
+    File { file: u64, name: Arc<[u8]> },
+    /// A hunk: its `@@` line, in file `file`.
+    Hunk { file: u64, name: Arc<[u8]> },
+}
 
 /// The bytes of a line looked at: enough for any header and most paths.
 const HELD: usize = 4096;
@@ -109,7 +118,7 @@ impl DiffScanner {
     }
 
     /// Reports the current file, once, now that its name is known.
-    fn report_file(&mut self, found: &mut dyn FnMut(Event)) -> Option<(u64, Arc<[u8]>)> {
+    fn report_file(&mut self, found: &mut dyn FnMut(Event<Record>)) -> Option<(u64, Arc<[u8]>)> {
         let id = self.files;
         let file = self.file.as_mut()?;
         if let Some(name) = &file.name {
@@ -131,7 +140,7 @@ impl DiffScanner {
         Some((id, name))
     }
 
-    fn start_file(&mut self, start: u64, found: &mut dyn FnMut(Event)) -> &mut File {
+    fn start_file(&mut self, start: u64, found: &mut dyn FnMut(Event<Record>)) -> &mut File {
         self.report_file(found);
         self.files += 1;
         self.state = State::Header;
@@ -142,14 +151,14 @@ impl DiffScanner {
     }
 
     /// Reads the line held, then reuses its buffer for the next.
-    fn line_ended(&mut self, found: &mut dyn FnMut(Event)) {
+    fn line_ended(&mut self, found: &mut dyn FnMut(Event<Record>)) {
         let mut line = std::mem::take(&mut self.line);
         self.classify(&line, found);
         line.clear();
         self.line = line;
     }
 
-    fn classify(&mut self, line: &[u8], found: &mut dyn FnMut(Event)) {
+    fn classify(&mut self, line: &[u8], found: &mut dyn FnMut(Event<Record>)) {
         let line = line.strip_suffix(b"\n").unwrap_or(line);
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let start = self.line_start;
@@ -240,7 +249,9 @@ fn is_body(line: &[u8]) -> bool {
 }
 
 impl Scanner for DiffScanner {
-    fn push(&mut self, mut chunk: &[u8], found: &mut dyn FnMut(Event)) {
+    type Record = Record;
+
+    fn push(&mut self, mut chunk: &[u8], found: &mut dyn FnMut(Event<Record>)) {
         while let Some(end) = memchr(b'\n', chunk) {
             self.hold(&chunk[..=end]);
             self.offset += end as u64 + 1;
@@ -252,7 +263,7 @@ impl Scanner for DiffScanner {
         self.offset += chunk.len() as u64;
     }
 
-    fn finish(&mut self, found: &mut dyn FnMut(Event)) {
+    fn finish(&mut self, found: &mut dyn FnMut(Event<Record>)) {
         if self.offset > self.line_start {
             self.line_ended(found);
         }
@@ -322,13 +333,12 @@ mod tests {
     fn scan(input: &[u8], chunk: usize) -> Vec<(u64, String)> {
         let mut scanner = DiffScanner::new();
         let mut events = Vec::new();
-        let mut found = |event: Event| {
+        let mut found = |event: Event<Record>| {
             let what = match event.record {
                 Record::File { file, name } => {
                     format!("file {file} {}", String::from_utf8_lossy(&name))
                 }
                 Record::Hunk { file, .. } => format!("hunk of {file}"),
-                Record::Row => "row".into(),
             };
             events.push((event.offset, what));
         };

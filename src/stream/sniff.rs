@@ -1,8 +1,9 @@
 //! `--profile auto` on a stream that no command names (filter mode, and
 //! the library's [`Capper`](crate::Capper)): the profiles the input may
 //! choose, checked before anything is read, and the input's first bytes,
-//! held until they have chosen one. One place, so that a string capped in
-//! memory gets the profile the command line would give the same bytes.
+//! held until they have chosen one. The stream's first state (see
+//! [`Stream`](super::Stream)), so that a string capped in memory gets the
+//! profile the command line would give the same bytes.
 
 use regex::bytes::{Regex, RegexBuilder};
 

@@ -1,34 +1,8 @@
-//! Record boundaries (`--format diff` and `csv`): where a record starts,
-//! found by a scanner as the stream passes, and the rule that moves a cut
-//! there. The head ends at the last boundary within its budget and the
-//! tail starts at the first one within its budget; with none there, the
-//! core's rules decide.
-
-use std::sync::Arc;
-
-/// A record that starts at `offset` in the stream.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Event {
-    pub(crate) offset: u64,
-    pub(crate) record: Record,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Record {
-    /// A CSV row after the first.
-    Row,
-    /// A diff's file: its first line (`diff ...` or `--- `).
-    File { file: u64, name: Arc<[u8]> },
-    /// A diff's hunk: its `@@` line, in file `file`.
-    Hunk { file: u64, name: Arc<[u8]> },
-}
-
-/// Finds records in a stream pushed in chunks, reporting each once its
-/// kind (and, for a file, its name) is known, in the order they start.
-pub(crate) trait Scanner {
-    fn push(&mut self, chunk: &[u8], found: &mut dyn FnMut(Event));
-    fn finish(&mut self, found: &mut dyn FnMut(Event));
-}
+//! Record boundaries (`--format diff` and `csv`): the rule that moves a
+//! cut to where a record starts. The head ends at the last boundary within
+//! its budget and the tail starts at the first one within its budget; with
+//! none there, the core's rules decide. What a record is, and so where the
+//! boundaries are, is the format's to say ([`format`](crate::format)).
 
 /// The boundaries the cuts may move to: record starts after the first
 /// byte, sorted.
