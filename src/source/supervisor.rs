@@ -12,6 +12,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::process::ExitStatus;
@@ -21,7 +22,7 @@ use signal_hook::SigId;
 use signal_hook::consts::{SIGCHLD, SIGKILL, SIGTERM};
 
 use super::CHUNK_SIZE;
-use super::machine::{Action, Event, Limits, Machine};
+use super::machine::{Action, Event, Limits, Machine, Outcome};
 use crate::sys::{self, Leader, ProcessGroup};
 
 /// Which of the command's pipes a chunk came from.
@@ -124,15 +125,7 @@ impl Supervisor<'_> {
     /// whichever pipe is ready is read (one chunk, handed to `on_chunk`) or
     /// written (the next part of the input).
     pub(crate) fn run(mut self, mut on_chunk: impl FnMut(Pipe, &[u8])) -> io::Result<Ended> {
-        let started = Instant::now();
-        let mut machine = Machine::new(self.limits, started);
-        if self.cancel.is_some() {
-            machine = machine.asking_to_cancel();
-        }
-        let looking = matches!(self.exit_watch, ExitWatch::Interval);
-        if looking {
-            machine = machine.looking_for_exit();
-        }
+        let mut machine = self.machine(Instant::now());
         if self
             .input
             .as_ref()
@@ -148,37 +141,74 @@ impl Supervisor<'_> {
                 self.look_for_exit(&mut machine);
             }
             let now = Instant::now();
-            let wake_at = loop {
-                match machine.next(now) {
-                    Action::Wait(at) => break at,
-                    Action::Stop(outcome) => {
-                        return Ok(Ended {
-                            status: outcome.status,
-                            exited_at: outcome.exited_at,
-                            timed_out: outcome.timed_out,
-                            read_errors,
-                        });
-                    }
-                    action => self.perform(action, &mut machine, now),
+            let wake_at = match self.act(&mut machine, now) {
+                ControlFlow::Continue(wake_at) => wake_at,
+                ControlFlow::Break(outcome) => {
+                    return Ok(Ended {
+                        status: outcome.status,
+                        exited_at: outcome.exited_at,
+                        timed_out: outcome.timed_out,
+                        read_errors,
+                    });
                 }
             };
             let ready = self.wait(machine.has_exited(), now, wake_at)?;
-            exit_signalled = ready.exit_watch || looking;
-            if ready.exit_watch
-                && let ExitWatch::Alarm(alarm) = &self.exit_watch
-            {
-                alarm.clear(&mut buffer);
-            }
-            if ready.input {
-                self.feed();
-            }
-            for (pipe, ready) in [(Pipe::Output, ready.output), (Pipe::Stderr, ready.stderr)] {
-                if ready && let Err(err) = self.read(pipe, &mut buffer, &mut on_chunk) {
-                    read_errors.push((pipe, err));
-                }
-            }
+            exit_signalled = ready.exit_watch || matches!(self.exit_watch, ExitWatch::Interval);
+            self.transfer(&ready, &mut buffer, &mut on_chunk, &mut read_errors);
             if self.output.is_none() && self.stderr.is_none() {
                 machine.on(now, Event::PipesClosed);
+            }
+        }
+    }
+
+    /// The machine for this run, which started at `started`.
+    fn machine(&self, started: Instant) -> Machine {
+        let mut machine = Machine::new(self.limits, started);
+        if self.cancel.is_some() {
+            machine = machine.asking_to_cancel();
+        }
+        if matches!(self.exit_watch, ExitWatch::Interval) {
+            machine = machine.looking_for_exit();
+        }
+        machine
+    }
+
+    /// Does what the machine decides at `now`, up to its next wait (when
+    /// to wake) or its stop.
+    fn act(
+        &mut self,
+        machine: &mut Machine,
+        now: Instant,
+    ) -> ControlFlow<Outcome, Option<Instant>> {
+        loop {
+            match machine.next(now) {
+                Action::Wait(at) => return ControlFlow::Continue(at),
+                Action::Stop(outcome) => return ControlFlow::Break(outcome),
+                action => self.perform(action, machine, now),
+            }
+        }
+    }
+
+    /// After a wait: empties the SIGCHLD alarm if it rang, feeds the input
+    /// and reads the pipes that are ready.
+    fn transfer(
+        &mut self,
+        ready: &Ready,
+        buffer: &mut [u8],
+        on_chunk: &mut impl FnMut(Pipe, &[u8]),
+        read_errors: &mut Vec<(Pipe, io::Error)>,
+    ) {
+        if ready.exit_watch
+            && let ExitWatch::Alarm(alarm) = &self.exit_watch
+        {
+            alarm.clear(buffer);
+        }
+        if ready.input {
+            self.feed();
+        }
+        for (pipe, ready) in [(Pipe::Output, ready.output), (Pipe::Stderr, ready.stderr)] {
+            if ready && let Err(err) = self.read(pipe, buffer, on_chunk) {
+                read_errors.push((pipe, err));
             }
         }
     }
@@ -215,6 +245,7 @@ impl Supervisor<'_> {
                     machine.on(now, Event::GroupGone);
                 }
             }
+            // Handled by `act`.
             Action::Wait(_) | Action::Stop(_) => {}
         }
     }
