@@ -24,6 +24,13 @@ pub enum Error {
         /// Why it failed.
         source: io::Error,
     },
+    /// A thread of toolcap's own panicked: a bug. What it was doing is
+    /// lost, so the run cannot say what it read.
+    #[error("the thread {doing} panicked: a bug in toolcap")]
+    Panicked {
+        /// What the thread was doing, as in `reading the input`.
+        doing: &'static str,
+    },
 }
 
 impl Error {

@@ -82,8 +82,9 @@ budget.",
         "\
 Filter mode: 0 success (also when stdout was closed early); 1 a FILE could \
 not be read, the spill file failed, or stdout could not be written; 2 usage \
-error; 128+N when signal N (SIGINT, SIGTERM, SIGHUP) interrupted the \
-reading: what was read is still capped and printed.
+error; 125 a bug in toolcap (a thread of its own panicked); 128+N when \
+signal N (SIGINT, SIGTERM, SIGHUP) interrupted the reading: what was read \
+is still capped and printed.
 
 --hook: always 0 (a line on stderr says what went wrong), 1 for a usage \
 error, never 2, which Claude Code reads as 'block this call'. \

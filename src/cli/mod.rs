@@ -20,7 +20,8 @@ use crate::{ChildReport, Error, Input, Mode, Problem, Report};
 const EXIT_USAGE: u8 = 2;
 /// Filter mode: something failed.
 const EXIT_FAILURE: u8 = 1;
-/// Wrap mode: toolcap itself failed (as GNU timeout and env use it).
+/// Wrap mode: toolcap itself failed (as GNU timeout and env use it); in
+/// any mode, a bug ([`Error::Panicked`]).
 const EXIT_TOOLCAP_FAILED_WRAPPED: u8 = 125;
 /// A process killed by signal N exits, as a shell reports it, 128 + N.
 const EXIT_SIGNAL_BASE: u8 = 128;
@@ -60,13 +61,9 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
     };
     let report = match crate::run(&config) {
         Ok(report) => report,
-        Err(Error::Usage(message)) => {
-            print_error(&message);
-            return EXIT_USAGE;
-        }
         Err(err) => {
             print_error(&err);
-            return own_failure;
+            return failure_status(&err, own_failure);
         }
     };
     let first_file = match &config.mode {
@@ -79,6 +76,15 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
     exit_status(&report, own_failure, |problem| {
         first_file.and_then(|file| run_hint(&argv, file, problem))
     })
+}
+
+/// The exit status of a run that could not start or go on.
+fn failure_status(err: &Error, own_failure: u8) -> u8 {
+    match err {
+        Error::Usage(_) => EXIT_USAGE,
+        Error::Panicked { .. } => EXIT_TOOLCAP_FAILED_WRAPPED,
+        _ => own_failure,
+    }
 }
 
 /// `toolcap --max 10k cargo test` reads the FILEs `cargo` and `test`: when
@@ -297,4 +303,24 @@ fn print_error(message: &dyn std::fmt::Display) {
         .collect();
     // Nothing sensible is left to do if stderr itself fails.
     let _ = writeln!(io::stderr().lock(), "toolcap: {line}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bug_is_toolcaps_own_failure_in_every_mode() {
+        let bug = Error::Panicked {
+            doing: "reading the input",
+        };
+        for own_failure in [EXIT_FAILURE, EXIT_TOOLCAP_FAILED_WRAPPED] {
+            assert_eq!(failure_status(&bug, own_failure), 125);
+        }
+        let io = Error::Io {
+            context: "cannot install signal handlers".into(),
+            source: io::Error::other("no"),
+        };
+        assert_eq!(failure_status(&io, EXIT_FAILURE), EXIT_FAILURE);
+    }
 }

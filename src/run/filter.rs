@@ -41,7 +41,7 @@ pub(super) fn run<W: Close>(
     );
     let mut consume = |chunk: &[u8]| feed(&mut output, chunk);
     let mut problems = if read_ahead {
-        read_on_a_thread(inputs, &interruption, consume)
+        read_on_a_thread(inputs, &interruption, consume)?
     } else {
         read(inputs, &interruption, CHUNK_SIZE, |buffer, len| {
             consume(&buffer[..len])
@@ -159,18 +159,32 @@ const READ_AHEAD_CHUNK: usize = 2 * CHUNK_SIZE;
 
 /// [`read`] on a thread of its own, for files whose cleaning costs CPU:
 /// the kernel's copy of the next chunks then overlaps the work on this
-/// one. Each buffer read into is handed over whole (not copied) and goes
-/// back to the reader to be refilled, so memory stays at a few chunks.
+/// one.
 fn read_on_a_thread(
     inputs: &[Input],
     interruption: &Interruption,
+    consume: impl FnMut(&[u8]) -> Flow,
+) -> Result<Problems, Error> {
+    read_ahead(
+        |hand_over| read(inputs, interruption, READ_AHEAD_CHUNK, hand_over),
+        consume,
+    )
+}
+
+/// Runs `read` on a thread of its own and `consume` on this one. Each
+/// buffer `read` fills is handed over whole (not copied) and goes back to
+/// the reader to be refilled, so memory stays at a few chunks. A reader
+/// that panicked read an unknown part of the input: an error, not a short
+/// stream.
+fn read_ahead(
+    read: impl FnOnce(&mut dyn FnMut(&mut Vec<u8>, usize) -> Flow) -> Problems + Send,
     mut consume: impl FnMut(&[u8]) -> Flow,
-) -> Problems {
+) -> Result<Problems, Error> {
     let (full, filled) = mpsc::sync_channel::<(Vec<u8>, usize)>(CHUNKS_IN_FLIGHT);
     let (empty, emptied) = mpsc::channel::<Vec<u8>>();
     thread::scope(|scope| {
         let reader = scope.spawn(move || {
-            read(inputs, interruption, READ_AHEAD_CHUNK, |buffer, len| {
+            read(&mut |buffer, len| {
                 let refill = emptied
                     .try_recv()
                     .unwrap_or_else(|_| vec![0; READ_AHEAD_CHUNK]);
@@ -192,7 +206,9 @@ fn read_on_a_thread(
         }
         // Dropping the receiver makes the reader's next send fail.
         drop(filled);
-        reader.join().unwrap_or_default()
+        reader.join().map_err(|_| Error::Panicked {
+            doing: "reading the input",
+        })
     })
 }
 
@@ -205,5 +221,58 @@ fn feed<W: Close>(output: &mut Printed<W>, chunk: &[u8]) -> Flow {
         Flow::Stop
     } else {
         Flow::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reader_that_panics_is_an_error_not_a_short_stream() {
+        let mut seen = Vec::new();
+        let result = read_ahead(
+            |hand_over| {
+                let mut buffer = b"first chunk".to_vec();
+                assert_eq!(hand_over(&mut buffer, 5), Flow::Continue);
+                panic!("a bug in the reader");
+            },
+            |chunk| {
+                seen.extend_from_slice(chunk);
+                Flow::Continue
+            },
+        );
+        let Err(err) = result else {
+            panic!("the panic was lost");
+        };
+        assert_eq!(
+            (err.to_string(), &seen[..]),
+            (
+                "the thread reading the input panicked: a bug in toolcap".into(),
+                &b"first"[..]
+            )
+        );
+    }
+
+    #[test]
+    fn what_the_reader_found_comes_back() {
+        let mut seen = Vec::new();
+        let problems = read_ahead(
+            |hand_over| {
+                for part in [&b"one "[..], b"two"] {
+                    let mut buffer = part.to_vec();
+                    hand_over(&mut buffer, part.len());
+                }
+                let mut problems = Problems::default();
+                problems.warnings.push(Problem::StatusLost);
+                problems
+            },
+            |chunk| {
+                seen.extend_from_slice(chunk);
+                Flow::Continue
+            },
+        )
+        .expect("no panic");
+        assert_eq!((&seen[..], problems.warnings.len()), (&b"one two"[..], 1));
     }
 }

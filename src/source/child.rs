@@ -3,13 +3,14 @@
 //! each, and one for its input), and the terminal handed over when it may
 //! need to read from it.
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::config::{StderrMode, WrapConfig};
 use crate::sys::{self, ProcessGroup};
 
 /// Whether `program` (a path or a name) is a shell, to which `-c` gives a
@@ -35,14 +36,49 @@ const PLAIN_ENV: [(&str, &str); 5] = [
 /// What `--plain-env` removes: they force colour even into a pipe.
 const PLAIN_ENV_REMOVED: [&str; 2] = ["FORCE_COLOR", "CLICOLOR_FORCE"];
 
+/// What to start, as plain values: the driver of wrap mode makes it of
+/// its configuration, which this module does not know.
+pub(crate) struct Launch<'a> {
+    /// The program and its arguments; not empty.
+    pub(crate) argv: &'a [OsString],
+    /// The directory it runs in (`None`: toolcap's own).
+    pub(crate) cwd: Option<&'a Path>,
+    /// Its whole environment instead of toolcap's (`None`: inherited).
+    pub(crate) env: Option<&'a [(OsString, OsString)]>,
+    /// `--plain-env`, on top of `env`.
+    pub(crate) plain_env: bool,
+    pub(crate) stdin: Stdin,
+    pub(crate) stderr: Stderr,
+}
+
+/// What the command's stdin is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stdin {
+    /// /dev/null.
+    Null,
+    /// toolcap's own stdin (and its terminal, when it may be taken).
+    Inherited,
+    /// A pipe that the supervisor feeds.
+    Fed,
+}
+
+/// Where the command's stderr goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stderr {
+    /// Into stdout's pipe.
+    Merged,
+    /// Into a pipe of its own.
+    Separate,
+}
+
 /// A started command.
 pub(crate) struct Spawned {
     pub(crate) group: ProcessGroup,
     /// Its stdout (or stdout and stderr merged), and its separate stderr.
     pub(crate) output: File,
     pub(crate) stderr: Option<File>,
-    /// The write end of its stdin, non-blocking, when it is fed
-    /// [`WrapConfig::input`].
+    /// The write end of its stdin, non-blocking, when it is
+    /// [`Stdin::Fed`].
     pub(crate) input: Option<File>,
     /// Whether its group was made the terminal's foreground group; toolcap
     /// must take the terminal back when it is done.
@@ -66,11 +102,11 @@ pub(crate) enum SpawnError {
 /// foreground group for the run, as a shell does for a job: a background
 /// group that reads the terminal is stopped by SIGTTIN, and an interactive
 /// command would hang.
-pub(crate) fn spawn(wrap: &WrapConfig, may_take_terminal: bool) -> Result<Spawned, SpawnError> {
-    let mut command = Command::new(&wrap.argv[0]);
-    command.args(&wrap.argv[1..]).process_group(0);
+pub(crate) fn spawn(launch: &Launch, may_take_terminal: bool) -> Result<Spawned, SpawnError> {
+    let mut command = Command::new(&launch.argv[0]);
+    command.args(&launch.argv[1..]).process_group(0);
     sys::default_sigxfsz_in_child(&mut command);
-    if let Some(dir) = &wrap.cwd {
+    if let Some(dir) = launch.cwd {
         // std reports a failed chdir as a failed exec, which would read as
         // "program not found".
         match std::fs::metadata(dir) {
@@ -80,43 +116,47 @@ pub(crate) fn spawn(wrap: &WrapConfig, may_take_terminal: bool) -> Result<Spawne
         }
         command.current_dir(dir);
     }
-    if let Some(env) = &wrap.env {
+    if let Some(env) = launch.env {
         command
             .env_clear()
             .envs(env.iter().map(|(name, value)| (name, value)));
     }
-    let feeds_input = wrap.input.is_some();
     let has_terminal =
-        may_take_terminal && wrap.inherit_stdin && !feeds_input && sys::owns_terminal();
-    let input = if feeds_input {
-        let (reader, writer) = io::pipe().map_err(SpawnError::Setup)?;
-        sys::set_nonblocking(writer.as_fd()).map_err(SpawnError::Setup)?;
-        command.stdin(reader);
-        Some(file_from(writer))
-    } else {
-        if !wrap.inherit_stdin {
-            command.stdin(Stdio::null());
-        } else if has_terminal {
-            sys::take_terminal_in_child(&mut command);
+        may_take_terminal && launch.stdin == Stdin::Inherited && sys::owns_terminal();
+    let input = match launch.stdin {
+        Stdin::Fed => {
+            let (reader, writer) = io::pipe().map_err(SpawnError::Setup)?;
+            sys::set_nonblocking(writer.as_fd()).map_err(SpawnError::Setup)?;
+            command.stdin(reader);
+            Some(file_from(writer))
         }
-        None
+        Stdin::Null => {
+            command.stdin(Stdio::null());
+            None
+        }
+        Stdin::Inherited => {
+            if has_terminal {
+                sys::take_terminal_in_child(&mut command);
+            }
+            None
+        }
     };
-    if wrap.plain_env {
+    if launch.plain_env {
         command.envs(PLAIN_ENV);
         for name in PLAIN_ENV_REMOVED {
             command.env_remove(name);
         }
     }
     let (output, output_writer) = io::pipe().map_err(SpawnError::Setup)?;
-    let stderr = match wrap.stderr {
-        StderrMode::Merged => {
+    let stderr = match launch.stderr {
+        Stderr::Merged => {
             // One pipe for both, exactly what `2>&1` gives: lines keep the
             // order a terminal would show.
             let stderr_writer = output_writer.try_clone().map_err(SpawnError::Setup)?;
             command.stdout(output_writer).stderr(stderr_writer);
             None
         }
-        StderrMode::Separate { .. } => {
+        Stderr::Separate => {
             let (stderr, stderr_writer) = io::pipe().map_err(SpawnError::Setup)?;
             command.stdout(output_writer).stderr(stderr_writer);
             Some(stderr)

@@ -3,9 +3,13 @@
 //! own group and supervised (timeouts, signals, reaping) while its pipes
 //! are drained.
 //!
-//! Nothing here caps or formats; chunks go to whoever consumes them.
+//! Nothing here caps or formats; chunks go to whoever consumes them. Its
+//! only imports of the crate are the leaves (`sys`): what a run is
+//! configured with comes in as plain values ([`child::Launch`],
+//! [`machine::Limits`]).
 
 pub(crate) mod child;
+pub(crate) mod machine;
 pub(crate) mod signals;
 pub(crate) mod supervisor;
 

@@ -166,15 +166,11 @@ impl Forwarder {
         let thread = {
             let group_alive = Arc::clone(&group_alive);
             thread::spawn(move || {
-                let mut interrupts = 0;
+                let mut escalation = Escalation::default();
                 for signal in signals.forever() {
-                    if !group_alive.load(Ordering::SeqCst) {
-                        continue;
+                    if group_alive.load(Ordering::SeqCst) {
+                        group.signal(escalation.forward(signal));
                     }
-                    if signal == SIGINT || signal == SIGTERM {
-                        interrupts += 1;
-                    }
-                    group.signal(if interrupts >= 2 { SIGKILL } else { signal });
                 }
             })
         };
@@ -183,6 +179,27 @@ impl Forwarder {
             group_alive,
             thread,
             _handling: handling,
+        }
+    }
+}
+
+/// Which signal the group gets for each one toolcap receives: the same,
+/// until the second SIGINT or SIGTERM; from then on SIGKILL. Its own type,
+/// off the forwarding thread, so that a test can send it signals.
+#[derive(Default)]
+struct Escalation {
+    interrupts: u32,
+}
+
+impl Escalation {
+    fn forward(&mut self, signal: i32) -> i32 {
+        if signal == SIGINT || signal == SIGTERM {
+            self.interrupts += 1;
+        }
+        if self.interrupts >= 2 {
+            SIGKILL
+        } else {
+            signal
         }
     }
 }
@@ -202,5 +219,18 @@ impl Forwarding {
         self.group_alive.store(false, Ordering::SeqCst);
         self.handle.close();
         let _ = self.thread.join();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signals_are_forwarded_until_the_second_interrupt_kills() {
+        let mut escalation = Escalation::default();
+        let received = [SIGQUIT, SIGINT, SIGHUP, SIGTERM, SIGQUIT];
+        let sent = received.map(|signal| escalation.forward(signal));
+        assert_eq!(sent, [SIGQUIT, SIGINT, SIGHUP, SIGKILL, SIGKILL]);
     }
 }

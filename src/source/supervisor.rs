@@ -5,32 +5,25 @@
 //! timeouts (SIGTERM, then SIGKILL to the group), the drain time after
 //! exit, cancellation by the embedding program, and reaping (the command
 //! line is the group's subreaper).
+//!
+//! What to do when is decided by [`Machine`]; this module does the I/O it
+//! asks for and reads the clock. It imports the rest of `source` and
+//! `sys`, nothing later in the flow.
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::process::ExitStatus;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use signal_hook::SigId;
 use signal_hook::consts::{SIGCHLD, SIGKILL, SIGTERM};
 
 use super::CHUNK_SIZE;
-use crate::config::WrapConfig;
+use super::machine::{Action, Event, Limits, Machine, Outcome};
 use crate::sys::{self, Leader, ProcessGroup};
-
-/// How often to look whether the group is gone while waiting to SIGKILL it:
-/// no event tells us, and a stray process may outlive the child.
-const GROUP_CHECK_INTERVAL: Duration = Duration::from_millis(50);
-
-/// How often to ask the embedding program whether to give up: short enough
-/// that Ctrl-C feels immediate, long enough to cost nothing.
-const CANCEL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
-
-/// How often to look for the command's exit when nothing signals it (no
-/// SIGCHLD handler, no pidfd): a short command should not wait long.
-const EXIT_CHECK_INTERVAL: Duration = Duration::from_millis(5);
 
 /// Which of the command's pipes a chunk came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +71,7 @@ pub(crate) enum ExitWatch<'a> {
     Alarm(&'a ExitAlarm),
     /// A pidfd of the leader: no signal handler, nothing process-wide.
     Descriptor(OwnedFd),
-    /// Neither: look every [`EXIT_CHECK_INTERVAL`].
+    /// Neither: look every few milliseconds.
     Interval,
 }
 
@@ -99,176 +92,234 @@ pub(crate) struct Ended {
 /// run ends as soon as the command is reaped, without draining.
 pub(crate) type Cancel<'a> = &'a mut dyn FnMut() -> bool;
 
+/// The write end of the command's stdin, and what is left to write.
+pub(crate) struct Feed<'a> {
+    pub(crate) pipe: File,
+    pub(crate) bytes: &'a [u8],
+}
+
 pub(crate) struct Supervisor<'a> {
     pub(crate) group: ProcessGroup,
     /// `None` once closed.
     pub(crate) output: Option<File>,
     pub(crate) stderr: Option<File>,
-    /// The write end of its stdin, fed [`WrapConfig::input`].
-    pub(crate) input: Option<File>,
+    /// `None` once closed: the command then reads end of file.
+    pub(crate) input: Option<Feed<'a>>,
     pub(crate) exit_watch: ExitWatch<'a>,
     pub(crate) cancel: Option<Cancel<'a>>,
-    pub(crate) wrap: &'a WrapConfig,
+    pub(crate) limits: Limits,
+}
+
+/// What a wait found ready.
+struct Ready {
+    output: bool,
+    stderr: bool,
+    exit_watch: bool,
+    input: bool,
 }
 
 impl Supervisor<'_> {
-    /// The event loop, until the child has exited, its group is gone after a
-    /// timeout, and its pipes are closed or the drain time is over:
-    /// 1. on SIGCHLD (or its pidfd), reap the child and start the drain
-    ///    clock;
-    /// 2. when `cancel` says so, SIGKILL the group and stop once the child
-    ///    is reaped;
-    /// 3. on timeout, SIGTERM the group, and SIGKILL it after `kill_after`
-    ///    unless it is gone by then;
-    /// 4. otherwise read whichever pipe is ready, one chunk at a time, and
-    ///    hand the chunk to `on_chunk`; write the next part of the input
-    ///    when its pipe can take it.
+    /// The event loop: the [`Machine`] decides, this does what it says. At
+    /// each wake-up the leader is reaped if its exit may have been
+    /// signalled, the machine's actions are done up to its next wait, and
+    /// whichever pipe is ready is read (one chunk, handed to `on_chunk`) or
+    /// written (the next part of the input).
     pub(crate) fn run(mut self, mut on_chunk: impl FnMut(Pipe, &[u8])) -> io::Result<Ended> {
-        let started = Instant::now();
-        let mut term_at = self.wrap.timeout.map(|timeout| started + timeout);
-        let mut kill_at = None;
-        let mut timed_out = false;
-        // Once the leader has ended: its status, `None` when something else
-        // took it ([`Leader::Unwaitable`]).
-        let mut exited: Option<Option<ExitStatus>> = None;
-        let mut exited_at = started;
-        let mut drain_until = None;
-        let mut exit_signalled = true;
-        let mut read_errors = Vec::new();
-        let mut buffer = vec![0; CHUNK_SIZE];
-        let input = self.wrap.input.as_deref().unwrap_or_default();
-        let mut fed = 0;
-        if input.is_empty() {
+        let mut machine = self.machine(Instant::now());
+        if self
+            .input
+            .as_ref()
+            .is_some_and(|feed| feed.bytes.is_empty())
+        {
             self.input = None;
         }
-        let mut cancelled = false;
-        let mut cancel_check = started;
-        let status = loop {
+        let mut read_errors = Vec::new();
+        let mut buffer = vec![0; CHUNK_SIZE];
+        let mut exit_signalled = true;
+        loop {
             if exit_signalled {
-                // After the exit, this reaps the orphans handed to toolcap.
-                let status = match self.group.reap() {
-                    Leader::Exited(status) => Some(Some(status)),
-                    Leader::Unwaitable if exited.is_none() => Some(None),
-                    _ => None,
-                };
-                if status.is_some() {
-                    exited = status;
-                    exited_at = Instant::now();
-                    drain_until = Some(exited_at + self.wrap.drain);
-                }
+                self.look_for_exit(&mut machine);
             }
             let now = Instant::now();
-            if !cancelled
-                && now >= cancel_check
-                && let Some(cancel) = &mut self.cancel
-            {
-                cancel_check = now + CANCEL_CHECK_INTERVAL;
-                if cancel() {
-                    cancelled = true;
-                    // After the leader's exit, the group's id stays reserved
-                    // only while a process of it is left.
-                    if exited.is_none() || !self.rest_of_group_gone() {
-                        self.group.signal(SIGKILL);
-                    }
-                    (term_at, kill_at, self.input) = (None, None, None);
+            let wake_at = match self.act(&mut machine, now) {
+                ControlFlow::Continue(wake_at) => wake_at,
+                ControlFlow::Break(outcome) => {
+                    return Ok(Ended {
+                        status: outcome.status,
+                        exited_at: outcome.exited_at,
+                        timed_out: outcome.timed_out,
+                        read_errors,
+                    });
                 }
-            }
-            if exited.is_none() && term_at.is_some_and(|at| now >= at) {
-                term_at = None;
-                timed_out = true;
-                self.group.signal(SIGTERM);
-                kill_at = Some(now + self.wrap.kill_after);
-            }
-            if let Some(at) = kill_at {
-                if now >= at {
-                    self.group.signal(SIGKILL);
-                    kill_at = None;
-                } else if exited.is_some() && self.rest_of_group_gone() {
-                    kill_at = None;
-                }
-            }
-            let pipes_open = self.output.is_some() || self.stderr.is_some();
-            let drained = !pipes_open || cancelled || drain_until.is_some_and(|until| now >= until);
-            if let Some(status) = exited
-                && kill_at.is_none()
-                && drained
-            {
-                break status;
-            }
-
-            let group_check =
-                (exited.is_some() && kill_at.is_some()).then(|| now + GROUP_CHECK_INTERVAL);
-            let drain_check = drain_until.filter(|_| pipes_open);
-            let cancel_check = (self.cancel.is_some() && !cancelled).then_some(cancel_check);
-            let exit_check = (exited.is_none() && matches!(self.exit_watch, ExitWatch::Interval))
-                .then(|| now + EXIT_CHECK_INTERVAL);
-            let wake_at = [
-                term_at,
-                kill_at,
-                drain_check,
-                group_check,
-                cancel_check,
-                exit_check,
-            ]
-            .into_iter()
-            .flatten()
-            .min();
-            let watched = match &self.exit_watch {
-                ExitWatch::Alarm(alarm) => Some(alarm.alarm.as_fd()),
-                // A pidfd stays readable once its process is gone.
-                ExitWatch::Descriptor(pidfd) => exited.is_none().then(|| pidfd.as_fd()),
-                ExitWatch::Interval => None,
             };
-            let ([output_ready, stderr_ready, watch_ready], input_ready) = sys::poll_ready(
-                [
-                    self.output.as_ref().map(AsFd::as_fd),
-                    self.stderr.as_ref().map(AsFd::as_fd),
-                    watched,
-                ],
-                self.input.as_ref().map(AsFd::as_fd),
-                wake_at.map(|at| at.saturating_duration_since(now)),
-            )?;
-            exit_signalled = watch_ready || matches!(self.exit_watch, ExitWatch::Interval);
-            if watch_ready && let ExitWatch::Alarm(alarm) = &self.exit_watch {
-                alarm.clear(&mut buffer);
+            let ready = self.wait(machine.has_exited(), now, wake_at)?;
+            exit_signalled = ready.exit_watch || matches!(self.exit_watch, ExitWatch::Interval);
+            self.transfer(&ready, &mut buffer, &mut on_chunk, &mut read_errors);
+            if self.output.is_none() && self.stderr.is_none() {
+                machine.on(now, Event::PipesClosed);
             }
-            if input_ready && let Some(pipe) = &self.input {
-                let end = input.len().min(fed + CHUNK_SIZE);
-                match sys::write_without_sigpipe(pipe.as_fd(), &input[fed..end]) {
-                    Ok(written) => fed += written,
-                    Err(err)
-                        if matches!(
-                            err.kind(),
-                            io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-                        ) => {}
-                    // The command closed its stdin: what it did not read is
-                    // dropped, as a shell's pipe would drop it.
-                    Err(_) => fed = input.len(),
-                }
-                if fed == input.len() {
-                    // End of file for the command.
-                    self.input = None;
-                }
+        }
+    }
+
+    /// The machine for this run, which started at `started`.
+    fn machine(&self, started: Instant) -> Machine {
+        let mut machine = Machine::new(self.limits, started);
+        if self.cancel.is_some() {
+            machine = machine.asking_to_cancel();
+        }
+        if matches!(self.exit_watch, ExitWatch::Interval) {
+            machine = machine.looking_for_exit();
+        }
+        machine
+    }
+
+    /// Does what the machine decides at `now`, up to its next wait (when
+    /// to wake) or its stop.
+    fn act(
+        &mut self,
+        machine: &mut Machine,
+        now: Instant,
+    ) -> ControlFlow<Outcome, Option<Instant>> {
+        loop {
+            match machine.next(now) {
+                Action::Wait(at) => return ControlFlow::Continue(at),
+                Action::Stop(outcome) => return ControlFlow::Break(outcome),
+                action => self.perform(action, machine, now),
             }
-            for (pipe, ready) in [(Pipe::Output, output_ready), (Pipe::Stderr, stderr_ready)] {
-                if !ready {
-                    continue;
-                }
-                let slot = match pipe {
-                    Pipe::Output => &mut self.output,
-                    Pipe::Stderr => &mut self.stderr,
-                };
-                if let Err(err) = read_chunk(slot, &mut buffer, |chunk| on_chunk(pipe, chunk)) {
-                    read_errors.push((pipe, err));
-                }
+        }
+    }
+
+    /// After a wait: empties the SIGCHLD alarm if it rang, feeds the input
+    /// and reads the pipes that are ready.
+    fn transfer(
+        &mut self,
+        ready: &Ready,
+        buffer: &mut [u8],
+        on_chunk: &mut impl FnMut(Pipe, &[u8]),
+        read_errors: &mut Vec<(Pipe, io::Error)>,
+    ) {
+        if ready.exit_watch
+            && let ExitWatch::Alarm(alarm) = &self.exit_watch
+        {
+            alarm.clear(buffer);
+        }
+        if ready.input {
+            self.feed();
+        }
+        for (pipe, ready) in [(Pipe::Output, ready.output), (Pipe::Stderr, ready.stderr)] {
+            if ready && let Err(err) = self.read(pipe, buffer, on_chunk) {
+                read_errors.push((pipe, err));
             }
+        }
+    }
+
+    /// Reaps what of the group has ended, and tells the machine when the
+    /// leader has (after the exit this reaps the orphans handed to toolcap).
+    fn look_for_exit(&self, machine: &mut Machine) {
+        let status = match self.group.reap() {
+            Leader::Exited(status) => Some(status),
+            Leader::Unwaitable => None,
+            Leader::NotReaped => return,
         };
-        Ok(Ended {
-            status,
-            exited_at,
-            timed_out,
-            read_errors,
+        machine.on(Instant::now(), Event::Exited(status));
+    }
+
+    /// Does what the machine decided, and tells it what was found.
+    fn perform(&mut self, action: Action, machine: &mut Machine, now: Instant) {
+        match action {
+            Action::AskCancel => {
+                if self.cancel.as_mut().is_some_and(|cancel| cancel()) {
+                    machine.on(now, Event::Cancelled);
+                }
+            }
+            Action::Terminate => self.group.signal(SIGTERM),
+            Action::Kill => self.group.signal(SIGKILL),
+            Action::KillRest => {
+                if !self.rest_of_group_gone() {
+                    self.group.signal(SIGKILL);
+                }
+            }
+            Action::CloseInput => self.input = None,
+            Action::CheckGroup => {
+                if self.rest_of_group_gone() {
+                    machine.on(now, Event::GroupGone);
+                }
+            }
+            // Handled by `act`.
+            Action::Wait(_) | Action::Stop(_) => {}
+        }
+    }
+
+    /// Waits until a pipe or the exit watch is ready, or until `wake_at`.
+    fn wait(&self, exited: bool, now: Instant, wake_at: Option<Instant>) -> io::Result<Ready> {
+        let watched = match &self.exit_watch {
+            ExitWatch::Alarm(alarm) => Some(alarm.alarm.as_fd()),
+            // A pidfd stays readable once its process is gone.
+            ExitWatch::Descriptor(pidfd) => (!exited).then(|| pidfd.as_fd()),
+            ExitWatch::Interval => None,
+        };
+        let ([output, stderr, exit_watch], input) = sys::poll_ready(
+            [
+                self.output.as_ref().map(AsFd::as_fd),
+                self.stderr.as_ref().map(AsFd::as_fd),
+                watched,
+            ],
+            self.input.as_ref().map(|feed| feed.pipe.as_fd()),
+            wake_at.map(|at| at.saturating_duration_since(now)),
+        )?;
+        Ok(Ready {
+            output,
+            stderr,
+            exit_watch,
+            input,
         })
+    }
+
+    /// Writes the next part of the input into the command's stdin, which
+    /// can take it; closes it when all is written.
+    fn feed(&mut self) {
+        let Some(feed) = &mut self.input else { return };
+        let part = &feed.bytes[..feed.bytes.len().min(CHUNK_SIZE)];
+        match sys::write_without_sigpipe(feed.pipe.as_fd(), part) {
+            Ok(written) => feed.bytes = &feed.bytes[written..],
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) => {}
+            // The command closed its stdin: what it did not read is
+            // dropped, as a shell's pipe would drop it.
+            Err(_) => feed.bytes = &[],
+        }
+        if feed.bytes.is_empty() {
+            // End of file for the command.
+            self.input = None;
+        }
+    }
+
+    /// Reads one chunk from a ready pipe into `on_chunk`; closes the pipe
+    /// at end of file or on error.
+    fn read(
+        &mut self,
+        pipe: Pipe,
+        buffer: &mut [u8],
+        on_chunk: &mut impl FnMut(Pipe, &[u8]),
+    ) -> io::Result<()> {
+        let slot = match pipe {
+            Pipe::Output => &mut self.output,
+            Pipe::Stderr => &mut self.stderr,
+        };
+        let Some(file) = slot else { return Ok(()) };
+        match file.read(buffer) {
+            Ok(0) => *slot = None,
+            Ok(len) => on_chunk(pipe, &buffer[..len]),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                *slot = None;
+                return Err(err);
+            }
+        }
+        Ok(())
     }
 
     /// After the leader's exit: whether the rest of its group is gone. What
@@ -279,23 +330,4 @@ impl Supervisor<'_> {
         self.group.reap();
         self.group.is_gone()
     }
-}
-
-/// Reads one chunk from a ready pipe; closes it at end of file or on error.
-fn read_chunk(
-    slot: &mut Option<File>,
-    buffer: &mut [u8],
-    on_chunk: impl FnOnce(&[u8]),
-) -> io::Result<()> {
-    let Some(pipe) = slot else { return Ok(()) };
-    match pipe.read(buffer) {
-        Ok(0) => *slot = None,
-        Ok(len) => on_chunk(&buffer[..len]),
-        Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-        Err(err) => {
-            *slot = None;
-            return Err(err);
-        }
-    }
-    Ok(())
 }

@@ -13,16 +13,13 @@
 //! [`MAX_COMPARED`]), a count, and the raw line where its folded part
 //! began; its first line has gone out already.
 
-use memchr::{memchr, memchr_iter};
+use memchr::memchr_iter;
 
-use super::{Emit, Ending, Transform};
+use super::Emit;
+use super::assemble::{Assembled, MAX_COMPARED, WholeLines};
 use crate::line_match::{Ahead, LineMatch};
 use crate::vocab::marker::fold_marker;
 use crate::vocab::split_terminator;
-
-/// Lines up to this long are held back to be compared; longer ones are
-/// never folded (as for `--squeeze`).
-const MAX_COMPARED: usize = 64 * 1024;
 
 /// A run of this many hex digits or more is an id (a hash, an address, a
 /// request id), masked whole: shorter ones are words (`add`, `cafe`).
@@ -38,7 +35,10 @@ pub(crate) struct FoldRules {
     pub(crate) protected: Option<LineMatch>,
 }
 
-pub(crate) struct Fold {
+/// `--fold`, fed whole lines.
+pub(crate) type Fold = Assembled<Folding>;
+
+pub(crate) struct Folding {
     rules: FoldRules,
     /// Whether markers name the raw lines they stand for (a spill file
     /// holds them).
@@ -57,10 +57,6 @@ pub(crate) struct Fold {
     held: u64,
     /// The raw line of the first held line.
     held_from: u64,
-    /// The current line, while it arrives over several chunks.
-    partial: Vec<u8>,
-    /// The current line outgrew [`MAX_COMPARED`]: passed on as it comes.
-    passing: bool,
     changed: bool,
     /// What each class's matcher, then the protected lines' matcher,
     /// learnt of the chunk being pushed.
@@ -79,7 +75,7 @@ enum Step {
 
 impl Fold {
     pub(crate) fn new(rules: FoldRules, name_lines: bool) -> Fold {
-        Fold {
+        Assembled::of(Folding {
             name_lines,
             raw: 0,
             last: Vec::new(),
@@ -88,16 +84,16 @@ impl Fold {
             first_free: None,
             held: 0,
             held_from: 0,
-            partial: Vec::new(),
-            passing: false,
             changed: false,
             ahead: std::iter::repeat_with(Ahead::default)
                 .take(rules.classes.len() + 1)
                 .collect(),
             rules,
-        }
+        })
     }
+}
 
+impl Folding {
     /// Starts on a new chunk (see [`LineMatch::matches_in`]).
     fn new_chunk(&mut self) {
         self.ahead.iter_mut().for_each(Ahead::reset);
@@ -105,13 +101,13 @@ impl Fold {
 
     /// The class of the whole line `chunk[start..end]`.
     fn class_of(&mut self, chunk: &[u8], start: usize, end: usize) -> Option<usize> {
-        let Fold { rules, ahead, .. } = self;
+        let Folding { rules, ahead, .. } = self;
         (rules.classes.iter().zip(ahead.iter_mut()))
             .position(|(class, ahead)| class.matches_in(chunk, start, end, ahead))
     }
 
     fn is_protected(&mut self, chunk: &[u8], start: usize, end: usize) -> bool {
-        let Fold { rules, ahead, .. } = self;
+        let Folding { rules, ahead, .. } = self;
         let (Some(protected), Some(ahead)) = (&rules.protected, ahead.last_mut()) else {
             return false;
         };
@@ -198,67 +194,18 @@ impl Fold {
         self.held += 1;
         self.remember(line, class);
     }
-
-    /// A whole line that arrived over several chunks.
-    fn assembled_line(&mut self, line: &[u8], out: &mut dyn Emit) {
-        self.new_chunk();
-        match self.step(line, 0, line.len()) {
-            Step::Show(next) => {
-                self.end_run(out);
-                out.bytes(line);
-                self.shown(line, next);
-            }
-            Step::Hold(class) => self.hold(line, class),
-        }
-        self.raw += 1;
-    }
-
-    /// The current line is too long to compare: it ends the run and is
-    /// passed on as it comes.
-    fn start_passing(&mut self, out: &mut dyn Emit) {
-        self.end_run(out);
-        self.comparable = false;
-        out.bytes(&self.partial);
-        self.partial.clear();
-        self.passing = true;
-    }
 }
 
-impl Transform for Fold {
+impl WholeLines for Folding {
     /// Lines shown where they are go out many at once, as slices of the
     /// chunk; only held lines are copied.
-    fn push(&mut self, input: &[u8], out: &mut dyn Emit) {
-        let mut at = 0;
-        // Finish a line that began in an earlier chunk.
-        if self.passing || !self.partial.is_empty() {
-            let end = memchr(b'\n', input).map_or(input.len(), |p| p + 1);
-            let ends_line = input[..end].last() == Some(&b'\n');
-            if self.passing {
-                out.bytes(&input[..end]);
-                self.passing = !ends_line;
-                if ends_line {
-                    self.raw += 1;
-                }
-            } else {
-                self.partial.extend_from_slice(&input[..end]);
-                if ends_line {
-                    let line = std::mem::take(&mut self.partial);
-                    self.assembled_line(&line, out);
-                    self.partial = line;
-                    self.partial.clear();
-                } else if self.partial.len() > MAX_COMPARED {
-                    self.start_passing(out);
-                }
-            }
-            at = end;
-        }
-        // Whole lines; `pending`: where lines shown but not yet emitted
-        // begin.
+    fn lines(&mut self, input: &[u8], from: usize, out: &mut dyn Emit) -> usize {
+        // `pending`: where lines shown but not yet emitted begin.
         self.new_chunk();
+        let mut at = from;
         let mut pending = at;
-        let base = at;
-        for newline in memchr_iter(b'\n', &input[base..]) {
-            let (start, end) = (at, base + newline + 1);
+        for newline in memchr_iter(b'\n', &input[from..]) {
+            let (start, end) = (at, from + newline + 1);
             at = end;
             let line = &input[start..end];
             match self.step(input, start, end) {
@@ -283,16 +230,32 @@ impl Transform for Fold {
         if pending < at {
             out.bytes(&input[pending..at]);
         }
-        let rest = &input[at..];
-        if !rest.is_empty() {
-            self.partial.extend_from_slice(rest);
-            if self.partial.len() > MAX_COMPARED {
-                self.start_passing(out);
-            }
-        }
+        at
     }
 
-    fn push_merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
+    fn line(&mut self, line: &[u8], out: &mut dyn Emit) {
+        self.new_chunk();
+        match self.step(line, 0, line.len()) {
+            Step::Show(next) => {
+                self.end_run(out);
+                out.bytes(line);
+                self.shown(line, next);
+            }
+            Step::Hold(class) => self.hold(line, class),
+        }
+        self.raw += 1;
+    }
+
+    fn too_long(&mut self, out: &mut dyn Emit) {
+        self.end_run(out);
+        self.comparable = false;
+    }
+
+    fn passed(&mut self) {
+        self.raw += 1;
+    }
+
+    fn merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
         // A line toolcap wrote is never folded, and ends a run.
         self.end_run(out);
         self.comparable = false;
@@ -300,11 +263,7 @@ impl Transform for Fold {
         out.merged_line(line, lines);
     }
 
-    fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
-        if !self.partial.is_empty() {
-            let line = std::mem::take(&mut self.partial);
-            self.assembled_line(&line, out);
-        }
+    fn end(&mut self, out: &mut dyn Emit) {
         self.end_run(out);
     }
 
@@ -692,6 +651,7 @@ mod tests {
 
     use super::*;
     use crate::transform::testing::{run, run_all_chunkings};
+    use crate::transform::{Ending, Transform};
 
     fn rules(protected: &[&str], classes: &[&str]) -> FoldRules {
         FoldRules {

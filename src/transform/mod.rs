@@ -15,6 +15,7 @@
 //! Memory is bounded: every transform holds at most a line (with its own
 //! limit) or a fixed-size probe.
 
+mod assemble;
 mod binary;
 mod collapse_cr;
 mod fold;

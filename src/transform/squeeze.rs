@@ -4,24 +4,21 @@
 //! are. Lines are compared whole, terminator included, up to
 //! [`MAX_COMPARED`] bytes; a longer line is never squeezed.
 
-use memchr::{memchr, memchr_iter};
+use memchr::memchr_iter;
 
-use super::{Emit, Ending, Transform};
+use super::Emit;
+use super::assemble::{Assembled, MAX_COMPARED, WholeLines};
 use crate::vocab::marker::repeat_marker;
 
-/// Lines up to this long are held back to be compared.
-const MAX_COMPARED: usize = 64 * 1024;
+/// `--squeeze`, fed whole lines.
+pub(crate) type Squeeze = Assembled<Repeats>;
 
 #[derive(Default)]
-pub(crate) struct Squeeze {
+pub(crate) struct Repeats {
     /// The last line passed on (whole), the one repeats are compared with.
     previous: Option<Vec<u8>>,
     /// How many identical lines followed `previous` so far.
     repeats: u64,
-    /// The current line, while it arrives.
-    partial: Vec<u8>,
-    /// The current line outgrew [`MAX_COMPARED`]: passed on as it comes.
-    passing: bool,
     changed: bool,
 }
 
@@ -39,7 +36,7 @@ fn same_line(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && end(a) == end(b) && a == b
 }
 
-impl Squeeze {
+impl Repeats {
     /// Ends a run of repeats of `previous`: one is shown as it is, more
     /// become the marker.
     fn end_run(&mut self, previous: &[u8], out: &mut dyn Emit) {
@@ -58,17 +55,6 @@ impl Squeeze {
         let previous = self.previous.take();
         self.end_run(previous.as_deref().unwrap_or_default(), out);
         self.previous = previous;
-    }
-
-    /// A whole line that arrived over several chunks.
-    fn assembled_line(&mut self, line: &[u8], out: &mut dyn Emit) {
-        if line.len() <= MAX_COMPARED && self.previous.as_deref() == Some(line) {
-            self.repeats += 1;
-            return;
-        }
-        self.end_held_run(out);
-        out.bytes(line);
-        self.remember(line);
     }
 
     /// Whether `input[start..end]` repeats the previous line (`last` in the
@@ -100,46 +86,21 @@ impl Squeeze {
     }
 }
 
-impl Transform for Squeeze {
+impl WholeLines for Repeats {
     /// Lines that are not repeats go out as they are, many at once; the
     /// line they are compared with is borrowed from the chunk while it is
     /// in it, and copied only at the chunk's end.
-    fn push(&mut self, input: &[u8], out: &mut dyn Emit) {
-        let mut at = 0;
-        // Finish a line that began in an earlier chunk.
-        if self.passing || !self.partial.is_empty() {
-            let end = memchr(b'\n', input).map_or(input.len(), |p| p + 1);
-            let ends_line = end <= input.len() && input[..end].last() == Some(&b'\n');
-            if self.passing {
-                out.bytes(&input[..end]);
-                self.passing = !ends_line;
-            } else {
-                self.partial.extend_from_slice(&input[..end]);
-                if ends_line {
-                    let line = std::mem::take(&mut self.partial);
-                    self.assembled_line(&line, out);
-                    self.partial = line;
-                    self.partial.clear();
-                } else if self.partial.len() > MAX_COMPARED {
-                    self.end_held_run(out);
-                    self.previous = None;
-                    out.bytes(&self.partial);
-                    self.partial.clear();
-                    self.passing = true;
-                }
-            }
-            at = end;
-        }
-        // Whole lines. `pending`: where lines not yet emitted begin;
-        // `last`: the previous line when it lies in this chunk (else the
-        // held one), and `last_len` its length (0: none to compare with), so
-        // that most lines are told apart by their length alone.
+    fn lines(&mut self, input: &[u8], from: usize, out: &mut dyn Emit) -> usize {
+        // `pending`: where lines not yet emitted begin; `last`: the
+        // previous line when it lies in this chunk (else the held one), and
+        // `last_len` its length (0: none to compare with), so that most
+        // lines are told apart by their length alone.
+        let mut at = from;
         let mut pending = at;
         let mut last: Option<(usize, usize)> = None;
         let mut last_len = self.previous.as_ref().map_or(0, Vec::len);
-        let base = at;
-        for newline in memchr_iter(b'\n', &input[base..]) {
-            let (start, end) = (at, base + newline + 1);
+        for newline in memchr_iter(b'\n', &input[from..]) {
+            let (start, end) = (at, from + newline + 1);
             at = end;
             let len = end - start;
             if len == last_len && self.repeats_last(input, last, start, end) {
@@ -172,31 +133,32 @@ impl Transform for Squeeze {
         if let Some((s, e)) = last {
             self.remember(&input[s..e]);
         }
-        let rest = &input[at..];
-        if !rest.is_empty() {
-            self.partial.extend_from_slice(rest);
-            if self.partial.len() > MAX_COMPARED {
-                self.end_held_run(out);
-                self.previous = None;
-                out.bytes(&self.partial);
-                self.partial.clear();
-                self.passing = true;
-            }
-        }
+        at
     }
 
-    fn push_merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
+    fn line(&mut self, line: &[u8], out: &mut dyn Emit) {
+        if line.len() <= MAX_COMPARED && self.previous.as_deref() == Some(line) {
+            self.repeats += 1;
+            return;
+        }
+        self.end_held_run(out);
+        out.bytes(line);
+        self.remember(line);
+    }
+
+    fn too_long(&mut self, out: &mut dyn Emit) {
+        self.end_held_run(out);
+        self.previous = None;
+    }
+
+    fn merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
         // A merged line is never a repeat of anything.
         self.end_held_run(out);
         self.previous = None;
         out.merged_line(line, lines);
     }
 
-    fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
-        if !self.partial.is_empty() {
-            let line = std::mem::take(&mut self.partial);
-            self.assembled_line(&line, out);
-        }
+    fn end(&mut self, out: &mut dyn Emit) {
         self.end_held_run(out);
     }
 
