@@ -6,8 +6,6 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::error::Error;
-use crate::format::Format;
 use crate::options::Options;
 use crate::source::Input;
 use crate::spill::SpillTarget;
@@ -43,25 +41,6 @@ impl Config {
             mode,
             profile: ProfileChoice::None,
         }
-    }
-
-    /// What `live` and `json` cannot be combined with: both print before
-    /// or instead of what only the end of the stream decides.
-    pub(crate) fn output_conflict(&self) -> Result<(), Error> {
-        if self.json && self.live {
-            return Err(Error::Usage(
-                "--json and --live cannot be used together: the report comes at the end".into(),
-            ));
-        }
-        let format = self.options.format_of_output();
-        if self.live && format != Format::Text {
-            return Err(Error::Usage(format!(
-                "--format {} cannot be combined with --live: where its cuts land is known at the \
-                 end",
-                format.name()
-            )));
-        }
-        Ok(())
     }
 }
 

@@ -74,6 +74,7 @@ mod hook;
 mod line_match;
 mod measure;
 mod options;
+mod plan;
 mod render;
 mod report;
 mod run;
@@ -93,8 +94,9 @@ pub use cut::CutMode;
 pub use error::{Error, Problem};
 pub use format::{DEFAULT_JSON_LIMIT, Format};
 pub use measure::Tokenizer;
-pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
-pub use options::{DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR};
+pub use options::{Binary, Options, Style};
+pub use plan::{DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS};
+pub use plan::{DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR};
 pub use render::{Rendered, render, render_run};
 pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
 pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
@@ -139,7 +141,7 @@ impl Capper {
     /// larger than `--max`, say), worded as the command line words it.
     pub fn new(options: &Options) -> Result<Capper, Error> {
         Ok(Capper {
-            stream: stream::Stream::new(options.plan()?, None),
+            stream: stream::Stream::new(plan::Plan::compile(options)?, None),
             sniff: None,
             profile: None,
         })
@@ -184,7 +186,8 @@ impl Capper {
     /// stream may choose; and [`Error::Usage`] when the spill file is
     /// this process's stdout or stderr.
     pub fn for_run(config: &Config) -> Result<Capper, Error> {
-        let plan = config.options.plan()?;
+        let mut plan = plan::Plan::compile(&config.options)?;
+        plan.set_profile(config.profile.applied().map(str::to_string));
         let sniff = run::Sniff::of(config)?;
         if let Some(target) = &config.spill {
             spill::check_target(target, &[], &[])?;
@@ -238,6 +241,6 @@ pub fn cap(input: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
     let mut capper = Capper::new(options)?;
     capper.push(input);
     let mut output = Vec::new();
-    render(&capper.finish(), options, &mut output).map_err(Error::io("cannot render"))?;
+    render(&capper.finish(), &mut output).map_err(Error::io("cannot render"))?;
     Ok(output)
 }

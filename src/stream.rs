@@ -13,9 +13,9 @@ use crate::config::Config;
 use crate::error::Problem;
 use crate::format::json::{Collector, Outcome};
 use crate::measure;
-use crate::options::Plan;
+use crate::plan::Plan;
 use crate::render::text::{self, HeaderPlace, TextStyle};
-use crate::report::{FormatReport, JsonReport, StreamReport};
+use crate::report::{FormatReport, JsonReport, Look, StreamReport};
 use crate::sink::{Close, Sink};
 use crate::spill::{Spill, SpillFacts};
 use crate::transform::{Emit, Ending, Stage};
@@ -25,6 +25,8 @@ pub(crate) struct Stream {
     spill: Option<Spill>,
     /// How the stream is rendered once capped.
     style: TextStyle,
+    /// The same, for its report.
+    look: Look,
     stage: Stage,
     /// The raw stream's totals, when transforms may change it.
     raw: Counters,
@@ -112,6 +114,7 @@ impl Stream {
         Stream {
             spill,
             style: plan.text,
+            look: plan.look,
             stage,
             raw: Counters::default(),
             capper: Capper::new(plan.budget, plan.keep, plan.format.format),
@@ -273,6 +276,7 @@ impl Stream {
             chars: captured.chars,
             spill,
             format: captured.format,
+            look: self.look,
         }
     }
 }

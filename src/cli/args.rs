@@ -1454,25 +1454,10 @@ impl Args {
             });
         }
         options = options.header(!self.no_header);
-        if let Some(StyleArg::Codex) = self.style {
-            if self.live {
-                return Err(
-                    "--style codex cannot be combined with --live: its header comes first".into(),
-                );
-            }
-            options = options.style(Style::Codex);
-        }
-        if let Some(StyleArg::Verifiers) = self.style {
-            // --live is no option of the library: the rest is refused where
-            // the options are checked (so that a profile's are left out).
-            if self.live {
-                return Err(
-                    "--style verifiers shows the output as verifiers does: it cannot be \
-                            combined with --live"
-                        .into(),
-                );
-            }
-            options = options.style(Style::Verifiers);
+        match self.style {
+            Some(StyleArg::Codex) => options = options.style(Style::Codex),
+            Some(StyleArg::Verifiers) => options = options.style(Style::Verifiers),
+            Some(StyleArg::Toolcap) | None => {}
         }
         if let Some(template) = self.header_template {
             options = options.header_template(template);
@@ -1511,9 +1496,10 @@ impl Args {
         for pattern in self.redact_pattern {
             options = options.redact_pattern(pattern);
         }
-        options = options
-            .keep_errors(self.keep_errors)
-            .keep_context(self.keep_context.unwrap_or(0));
+        options = options.keep_errors(self.keep_errors);
+        if let Some(lines) = self.keep_context {
+            options = options.keep_context(lines);
+        }
         if let Some(max) = self.keep_max {
             options = options.keep_max(max);
         }

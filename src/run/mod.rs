@@ -15,6 +15,7 @@ use std::io;
 
 use crate::config::{Config, Mode, StderrMode};
 use crate::error::{Error, Problem};
+use crate::plan::{self, Plan};
 use crate::render::json;
 use crate::report::Report;
 use crate::sink::{Background, Sink};
@@ -50,7 +51,7 @@ pub use view::StoredView;
 /// file is also an input or an output (nothing was done);
 /// [`Error::Io`] when toolcap itself cannot go on.
 pub fn run(config: &Config) -> Result<Report, Error> {
-    config.output_conflict()?;
+    plan::check_output(config)?;
     if let Mode::Store(command) = &config.mode {
         return store::run(config, command);
     }
@@ -127,8 +128,8 @@ pub fn run_command(config: &Config, mut cancel: impl FnMut() -> bool) -> Result<
 /// Runs the streams: printing them as text, or nothing with `--json` or
 /// when embedded.
 fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
-    let mut plan = config.options.plan()?;
-    plan.text.profile = config.profile.applied().map(str::to_string);
+    let mut plan = Plan::compile(&config.options)?;
+    plan.set_profile(config.profile.applied().map(str::to_string));
     let mut report = match &config.mode {
         Mode::Store(_) => Ok(Report::empty()),
         Mode::Filter(inputs) => {
@@ -149,8 +150,8 @@ fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
             let stderr_plan = match wrap.stderr {
                 StderrMode::Merged => None,
                 StderrMode::Separate { max } => {
-                    let mut plan = config.options.stderr_plan(max)?;
-                    plan.text.profile = config.profile.applied().map(str::to_string);
+                    let mut plan = Plan::compile_stderr(&config.options, max)?;
+                    plan.set_profile(config.profile.applied().map(str::to_string));
                     Some(plan)
                 }
             };

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::config::{Config, Grep};
 use crate::error::Error;
 use crate::line_match::LineMatch;
-use crate::options::invalid_pattern;
+use crate::plan::invalid_pattern;
 use crate::render::{Rendered, render_run};
 use crate::report::SpillReport;
 use crate::spill::store::open_output;
@@ -229,10 +229,11 @@ pub(super) fn capped(
                     cut.last_omitted_line,
                 )?;
                 (cut.first_omitted_line, cut.last_omitted_line) = omitted.lines.unwrap_or((0, 0));
-                if !options.has_own_marker() {
-                    options = options.marker_template(
-                        GREP_MARKER.replace("{MATCHES}", &omitted.matches.to_string()),
-                    );
+                // The report is rendered as it carries its style.
+                let look = &mut report.output.look;
+                if !look.has_own_marker() {
+                    look.marker_template =
+                        Some(GREP_MARKER.replace("{MATCHES}", &omitted.matches.to_string()));
                 }
             }
             None => {

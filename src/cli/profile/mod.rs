@@ -558,10 +558,8 @@ fn config_without_profile_is_valid(
 /// Why `config`'s options cannot run together, if they cannot: the
 /// options' own rules, and what `--live` and `--json` exclude.
 fn contradiction(config: &Config) -> Option<String> {
-    config
-        .options
-        .plan()
-        .and_then(|_| config.output_conflict())
+    crate::plan::Plan::compile(&config.options)
+        .and_then(|_| crate::plan::check_output(config))
         .err()
         .map(|err| err.to_string())
 }
