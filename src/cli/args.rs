@@ -746,9 +746,10 @@ struct Args {
                      that matches the command (looking through env, sudo, time, nice, timeout, \
                      uv run, npx, python -m and sh -c), or in filter mode the input's first 4 \
                      KiB; none if nothing matches. Options given on the command line win. \
-                     [default: none]\n\nExample: --profile auto"
+                     [default: none]\n\nExample: --profile auto",
+        value_parser = profile::Choice::parse,
     )]
-    profile: Option<String>,
+    profile: Option<profile::Choice>,
 
     /// List the profiles: what each matches, and its options
     #[arg(long, help_heading = PROFILES)]
@@ -1293,18 +1294,22 @@ fn hook_options(env: &dyn Fn(&str) -> Option<OsString>) -> Result<hook::Rewrite,
         .chain(["-c", "true"])
         .map(OsString::from);
     let refused = |why: String| format!("invalid hook options '{}': {why}", words.join(" "));
-    match parse_from(argv.collect::<Vec<_>>(), |name| env(name)) {
-        Ok(config) => match &config.mode {
-            Mode::Wrap(wrap) if wrap.argv.last().is_some_and(|last| last == "true") => {
-                Ok(hook::Rewrite {
-                    options: words,
-                    decision,
-                })
-            }
-            _ => Err(refused("expected capping options only".into())),
-        },
-        Err(Stop::Usage(why)) => Err(refused(why)),
-        Err(_) => Err(refused("expected capping options only".into())),
+    let config = match parse_from(argv.collect::<Vec<_>>(), |name| env(name)) {
+        Ok(config) => config,
+        Err(Stop::Usage(why)) => return Err(refused(why)),
+        Err(_) => return Err(refused("expected capping options only".into())),
+    };
+    // What the run would refuse of how it prints (`--live` with codex's
+    // header first), said once here too.
+    crate::plan::check_output(&config).map_err(|err| refused(err.to_string()))?;
+    match &config.mode {
+        Mode::Wrap(wrap) if wrap.argv.last().is_some_and(|last| last == "true") => {
+            Ok(hook::Rewrite {
+                options: words,
+                decision,
+            })
+        }
+        _ => Err(refused("expected capping options only".into())),
     }
 }
 
