@@ -86,24 +86,37 @@ mod stream;
 mod sys;
 mod transform;
 
-pub use config::{
-    Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Grep, Mode, StderrMode, StoreCommand, WrapConfig,
-};
+pub use config::{Config, Grep, Mode, StderrMode, StoreCommand, WrapConfig};
 pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
 pub use cut::CutMode;
 pub use error::{Error, Problem};
-pub use format::{DEFAULT_JSON_LIMIT, Format};
+pub use format::Format;
 pub use measure::Tokenizer;
 pub use options::{Binary, Options, Style};
-pub use plan::{DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS};
-pub use plan::{DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR};
+pub use plan::KEEP_ERRORS;
 pub use render::{Rendered, render, render_run};
 pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
 pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
 pub use run::{StoredView, run, run_command, show_view, store_list, store_summary};
-pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
+pub use size::SizeOrPercent;
 pub use source::Input;
-pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
+pub use spill::{SpillTarget, StoreTarget};
+
+// What only the command line and the Python package need: its value
+// parsers and the defaults its help text states. Public so that the
+// Python crate (another crate) reaches them; not part of the library's API.
+#[doc(hidden)]
+pub use config::{DEFAULT_DRAIN, DEFAULT_KILL_AFTER};
+#[doc(hidden)]
+pub use format::DEFAULT_JSON_LIMIT;
+#[doc(hidden)]
+pub use plan::{
+    DEFAULT_COUNT_LIMIT, DEFAULT_MAX, DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR,
+};
+#[doc(hidden)]
+pub use size::{parse_count, parse_duration, parse_size, parse_size_or_percent};
+#[doc(hidden)]
+pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES};
 
 /// Caps a stream pushed in chunks, in memory bounded by the budget.
 ///

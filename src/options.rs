@@ -169,7 +169,7 @@ impl Options {
     /// `--window`: the budget from a model's context window of `tokens`
     /// tokens: floor(tokens / (2 * recent)) tokens (so that the `recent`
     /// results a harness keeps whole take at most half of it), at most
-    /// `window_ceiling` bytes and at least [`WINDOW_FLOOR`](crate::WINDOW_FLOOR) bytes. Tokens
+    /// `window_ceiling` bytes and at least 1,000 bytes. Tokens
     /// are as for [`tokens`](Options::tokens).
     pub fn window(mut self, tokens: u64) -> Options {
         self.window.get_or_insert_with(Window::default).tokens = Some(tokens);
@@ -177,14 +177,14 @@ impl Options {
     }
 
     /// `--recent`: with `window`, the results a harness keeps whole
-    /// (default [`DEFAULT_RECENT`](crate::DEFAULT_RECENT)).
+    /// (default 4).
     pub fn recent(mut self, results: u64) -> Options {
         self.window.get_or_insert_with(Window::default).recent = Some(results);
         self
     }
 
     /// `--window-ceiling`: with `window`, the most bytes its budget may
-    /// come to (default [`DEFAULT_WINDOW_CEILING`](crate::DEFAULT_WINDOW_CEILING)).
+    /// come to (default 256 KiB).
     pub fn window_ceiling(mut self, bytes: u64) -> Options {
         self.window.get_or_insert_with(Window::default).ceiling = Some(bytes);
         self
@@ -199,7 +199,7 @@ impl Options {
 
     /// `--count-limit`: with a real tokenizer, the header's count is exact
     /// for the first `bytes` bytes and extrapolated past them (default
-    /// [`DEFAULT_COUNT_LIMIT`](crate::DEFAULT_COUNT_LIMIT)).
+    /// 64 MiB).
     pub fn count_limit(mut self, bytes: u64) -> Options {
         self.count_limit = Some(bytes);
         self
@@ -418,9 +418,193 @@ impl Options {
         self
     }
 
-    /// Whether the warning header is printed (`header`).
+    /// Whether the warning header is printed: the getter of
+    /// [`header`](Options::header).
     pub fn has_header(&self) -> bool {
         self.header
+    }
+}
+
+/// What each setter set, read back: `get_NAME` for the setter `NAME`, as
+/// clap's builders name their getters.
+impl Options {
+    /// `--max`, if given.
+    pub fn get_max(&self) -> Option<u64> {
+        self.max
+    }
+
+    /// `--total`, if given.
+    pub fn get_total(&self) -> Option<u64> {
+        self.total
+    }
+
+    /// The default budget from the environment (`TOOLCAP_MAX`), if given.
+    pub fn get_max_from_environment(&self) -> Option<u64> {
+        self.default_max
+    }
+
+    /// `--tokens`, if given.
+    pub fn get_tokens(&self) -> Option<u64> {
+        self.tokens
+    }
+
+    /// `--window`, if given.
+    pub fn get_window(&self) -> Option<u64> {
+        self.window.and_then(|window| window.tokens)
+    }
+
+    /// `--recent`, if given.
+    pub fn get_recent(&self) -> Option<u64> {
+        self.window.and_then(|window| window.recent)
+    }
+
+    /// `--window-ceiling`, if given.
+    pub fn get_window_ceiling(&self) -> Option<u64> {
+        self.window.and_then(|window| window.ceiling)
+    }
+
+    /// `--tokenizer`.
+    pub fn get_tokenizer(&self) -> Tokenizer {
+        self.tokenizer
+    }
+
+    /// `--count-limit`, if given.
+    pub fn get_count_limit(&self) -> Option<u64> {
+        self.count_limit
+    }
+
+    /// `--chars`, if given.
+    pub fn get_chars(&self) -> Option<u64> {
+        self.chars
+    }
+
+    /// `--head`, if given.
+    pub fn get_head(&self) -> Option<SizeOrPercent> {
+        self.head
+    }
+
+    /// `--tail`, if given.
+    pub fn get_tail(&self) -> Option<SizeOrPercent> {
+        self.tail
+    }
+
+    /// `--lines`, if given.
+    pub fn get_lines(&self) -> Option<u64> {
+        self.lines
+    }
+
+    /// `--cut`, if given (`None` cuts at lines).
+    pub fn get_cut(&self) -> Option<CutMode> {
+        self.cut
+    }
+
+    /// `--style`.
+    pub fn get_style(&self) -> Style {
+        self.style
+    }
+
+    /// `--header`, if given.
+    pub fn get_header_template(&self) -> Option<&str> {
+        self.header_template.as_deref()
+    }
+
+    /// `--marker`, if given.
+    pub fn get_marker_template(&self) -> Option<&str> {
+        self.marker_template.as_deref()
+    }
+
+    /// `--strip-ansi`.
+    pub fn get_strip_ansi(&self) -> bool {
+        self.cleaning.strip_ansi
+    }
+
+    /// `--collapse-cr`.
+    pub fn get_collapse_cr(&self) -> bool {
+        self.cleaning.collapse_cr
+    }
+
+    /// `--squeeze`.
+    pub fn get_squeeze(&self) -> bool {
+        self.cleaning.squeeze
+    }
+
+    /// `--utf8`.
+    pub fn get_utf8(&self) -> bool {
+        self.cleaning.utf8
+    }
+
+    /// `--binary`.
+    pub fn get_binary(&self) -> Binary {
+        if self.cleaning.binary_summary {
+            Binary::Summary
+        } else {
+            Binary::Text
+        }
+    }
+
+    /// `--max-line`, if given.
+    pub fn get_max_line(&self) -> Option<u64> {
+        self.cleaning.max_line
+    }
+
+    /// `--keep`: the patterns, in order.
+    pub fn get_keep(&self) -> &[String] {
+        &self.keep
+    }
+
+    /// `--keep-error`: the patterns, in order.
+    pub fn get_keep_error(&self) -> &[String] {
+        &self.keep_error
+    }
+
+    /// `--keep-errors`.
+    pub fn get_keep_errors(&self) -> bool {
+        self.keep_errors
+    }
+
+    /// `--keep-context`, if given (none: 0).
+    pub fn get_keep_context(&self) -> Option<u64> {
+        self.keep_context
+    }
+
+    /// `--keep-max`, if given.
+    pub fn get_keep_max(&self) -> Option<u64> {
+        self.keep_max
+    }
+
+    /// `--format`.
+    pub fn get_format(&self) -> Format {
+        self.format
+    }
+
+    /// `--json-limit`, if given.
+    pub fn get_json_limit(&self) -> Option<u64> {
+        self.json_limit
+    }
+
+    /// `--pretty`.
+    pub fn get_pretty(&self) -> bool {
+        self.pretty
+    }
+
+    /// `--fold`.
+    pub fn get_fold(&self) -> bool {
+        self.fold
+    }
+
+    /// `--fold-pattern`: the patterns, in order.
+    pub fn get_fold_pattern(&self) -> &[String] {
+        &self.fold_patterns
+    }
+
+    /// `--redact` (`redact_pattern` also turns it on).
+    pub fn get_redact(&self) -> bool {
+        self.redact
+    }
+
+    /// `--redact-pattern`: the patterns, in order.
+    pub fn get_redact_pattern(&self) -> &[String] {
+        &self.redact_patterns
     }
 }
 
@@ -430,4 +614,36 @@ pub(crate) struct Window {
     pub(crate) tokens: Option<u64>,
     pub(crate) recent: Option<u64>,
     pub(crate) ceiling: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn getters_read_back_what_the_setters_set() {
+        let options = Options::new()
+            .window(200_000)
+            .recent(2)
+            .head(SizeOrPercent::Percent(20))
+            .cut(CutMode::Bytes)
+            .keep("^E ")
+            .keep("panic")
+            .keep_context(3)
+            .binary(Binary::Summary)
+            .header(false);
+        assert_eq!(options.get_window(), Some(200_000));
+        assert_eq!(options.get_recent(), Some(2));
+        assert_eq!(options.get_window_ceiling(), None);
+        assert_eq!(options.get_head(), Some(SizeOrPercent::Percent(20)));
+        assert_eq!(options.get_cut(), Some(CutMode::Bytes));
+        assert_eq!(options.get_keep(), ["^E ", "panic"]);
+        assert_eq!(options.get_keep_context(), Some(3));
+        assert_eq!(options.get_binary(), Binary::Summary);
+        assert!(!options.has_header());
+        let clean = Options::new().clean();
+        assert!(clean.get_strip_ansi() && clean.get_fold() && clean.get_utf8());
+        assert_eq!(Options::new().get_max(), None);
+        assert_eq!(Options::new().get_style(), Style::Toolcap);
+    }
 }
