@@ -295,20 +295,21 @@ pub(crate) struct Printed<W: Close> {
 }
 
 impl<W: Close> Printed<W> {
-    /// Prints `stream` to `sink` (called `name` in errors) as `config`
-    /// says: live or at the end, with or without the header.
+    /// Prints `stream` to `sink` (called `name` in errors) live or at the
+    /// end, as `config` says, with or without the header, as its plan says.
     pub(crate) fn new(
         stream: Stream,
         sink: Sink<W>,
         name: &'static str,
         config: &Config,
     ) -> Printed<W> {
+        let header = stream.look.header;
         Printed {
             stream,
             sink,
             name,
             live: config.live,
-            header: config.options.has_header(),
+            header,
             printed: 0,
         }
     }
