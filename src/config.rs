@@ -42,6 +42,15 @@ impl Config {
             profile: ProfileChoice::None,
         }
     }
+
+    /// Whether the output ends with wrap mode's status line (when the
+    /// command did not exit 0).
+    pub(crate) fn status_line(&self) -> bool {
+        match &self.mode {
+            Mode::Wrap(wrap) => wrap.status_line,
+            _ => false,
+        }
+    }
 }
 
 /// Which profile a run uses. A profile is a set of ordinary options, merged

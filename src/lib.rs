@@ -94,7 +94,7 @@ pub use format::Format;
 pub use measure::Tokenizer;
 pub use options::{Binary, Options, Style};
 pub use plan::KEEP_ERRORS;
-pub use render::{Rendered, render, render_run};
+pub use render::{Rendered, render};
 pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
 pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
 pub use run::{StoredView, run, run_command, show_view, store_list, store_summary};
@@ -243,6 +243,20 @@ impl Capper {
             no_match: false,
         }
     }
+}
+
+/// Renders the [`Report`] of a run of `config` ([`run_command`] or
+/// [`Capper::finish_run`]) as the command line prints it, as text and as
+/// the `--json` report (whatever `config.json` says); each stream in the
+/// style it was capped for.
+///
+/// # Errors
+///
+/// [`Error::Usage`] when a stream's style does not render, which a report
+/// that toolcap made never has: its options were checked when it was
+/// capped.
+pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
+    render::render_run(report, config.status_line())
 }
 
 /// Caps `input` and returns the bytes toolcap would print for it.

@@ -8,7 +8,6 @@ use std::io::{self, Write};
 use serde_json::{Map, Value, json};
 
 use super::text::{self, HeaderPlace, TextStyle};
-use crate::config::{Config, Mode};
 use crate::error::Error;
 use crate::report::{ChildExit, FormatReport, Report, SpillReport, StreamReport};
 
@@ -26,14 +25,10 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
-    /// The layout of `report`, a run of `config`, whose streams carry
-    /// their style (with `--profile auto`, that of the profile the input
-    /// chose).
-    pub(crate) fn of(config: &Config, report: &Report) -> Result<Layout, Error> {
-        let status_line = match &config.mode {
-            Mode::Wrap(wrap) => wrap.status_line,
-            _ => false,
-        };
+    /// The layout of `report`, whose streams carry their style (with
+    /// `--profile auto`, that of the profile the input chose), with wrap
+    /// mode's status line when `status_line`.
+    pub(crate) fn of(status_line: bool, report: &Report) -> Result<Layout, Error> {
         let style = |stream: &StreamReport| -> Result<(TextStyle, HeaderPlace), Error> {
             let mut style = super::text_style(&stream.look).map_err(Error::Usage)?;
             style.profile.clone_from(&report.profile);

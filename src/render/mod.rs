@@ -12,7 +12,6 @@ pub(crate) mod text;
 
 use std::io::{self, Write};
 
-use crate::config::Config;
 use crate::error::Error;
 use crate::report::{Look, Report, StreamReport};
 use template::Template;
@@ -87,16 +86,12 @@ pub struct Rendered {
     pub json: Vec<u8>,
 }
 
-/// Renders the [`Report`] of a run of `config` ([`run_command`](crate::run_command)
-/// or [`Capper::finish_run`](crate::Capper::finish_run)) as the command
-/// line prints it, as text and as the `--json` report (whatever
-/// `config.json` says).
-///
-/// # Errors
-///
-/// [`Error::Usage`] when the options of `config` contradict each other.
-pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
-    let layout = json::Layout::of(config, report)?;
+/// Renders the [`Report`] of a run as the command line prints it, as text
+/// and as the `--json` report, each stream in the style it carries; wrap
+/// mode's status line after the output when `status_line`. The public
+/// entry is [`crate::render_run`], which reads `status_line` off a `Config`.
+pub(crate) fn render_run(report: &Report, status_line: bool) -> Result<Rendered, Error> {
+    let layout = json::Layout::of(status_line, report)?;
     let trailer = layout.trailer(report);
     let mut output = Vec::new();
     text::write_output(
@@ -124,31 +119,4 @@ pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
         stderr,
         json,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::{Capper, Options};
-
-    /// `render(report, options)` took its style from options of its own:
-    /// with a `{omitted_chars}` marker that the capper's options lacked,
-    /// it printed `[0 chars cut]` (issue 22). The report carries its style.
-    #[test]
-    fn a_report_renders_in_the_style_it_was_capped_with() {
-        let input: String = (0..100).map(|i| format!("ligne {i} é\n")).collect();
-        let options = Options::new()
-            .max(60)
-            .marker_template("[{omitted_chars} chars cut]");
-        let mut capper = Capper::new(&options).unwrap();
-        capper.push(input.as_bytes());
-        let report = capper.finish();
-        let cut = report.cut.unwrap();
-        let omitted = input.as_bytes()[cut.head_end as usize..cut.tail_start as usize].to_vec();
-        let chars = String::from_utf8(omitted).unwrap().chars().count();
-        assert!(chars > 0);
-        let mut out = Vec::new();
-        super::render(&report, &mut out).unwrap();
-        let out = String::from_utf8(out).unwrap();
-        assert!(out.contains(&format!("\n[{chars} chars cut]\n")), "{out}");
-    }
 }

@@ -57,7 +57,7 @@ pub fn run(config: &Config) -> Result<Report, Error> {
     }
     let mut report = run_streams(config, Effects::ProcessWide)?;
     if config.json {
-        let layout = json::Layout::of(config, &report)?;
+        let layout = json::Layout::of(config.status_line(), &report)?;
         let mut stdout = Sink::stdout();
         // The sink records write failures itself; see `Sink`.
         json::write_report(&mut stdout, &report, &layout).ok();

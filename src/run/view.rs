@@ -249,10 +249,8 @@ pub(super) fn capped(
             }
         }
     }
-    let mut rendering = Config::new(config.mode.clone());
-    rendering.options = options;
     Ok(StoredView {
-        rendered: render_run(&report, &rendering)?,
+        rendered: render_run(&report, false)?,
         matches,
     })
 }

@@ -908,3 +908,25 @@ fn json_is_valid_whatever_the_cleaning() {
         .expect("run toolcap");
     assert_eq!(String::from_utf8(whole.stdout).expect("UTF-8"), doc);
 }
+
+/// `render(report, options)` took its style from options of its own:
+/// with a `{omitted_chars}` marker that the capper's options lacked, it
+/// printed `[0 chars cut]` (issue 22). The report carries its style.
+#[test]
+fn a_report_renders_in_the_style_it_was_capped_with() {
+    let input: String = (0..100).map(|i| format!("ligne {i} é\n")).collect();
+    let options = Options::new()
+        .max(60)
+        .marker_template("[{omitted_chars} chars cut]");
+    let mut capper = toolcap::Capper::new(&options).unwrap();
+    capper.push(input.as_bytes());
+    let report = capper.finish();
+    let cut = report.cut.unwrap();
+    let omitted = &input.as_bytes()[cut.head_end as usize..cut.tail_start as usize];
+    let chars = String::from_utf8(omitted.to_vec()).unwrap().chars().count();
+    assert!(chars > 0);
+    let mut out = Vec::new();
+    toolcap::render(&report, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains(&format!("\n[{chars} chars cut]\n")), "{out}");
+}
