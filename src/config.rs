@@ -6,8 +6,6 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::error::Error;
-use crate::format::Format;
 use crate::options::Options;
 use crate::source::Input;
 use crate::spill::SpillTarget;
@@ -45,23 +43,13 @@ impl Config {
         }
     }
 
-    /// What `live` and `json` cannot be combined with: both print before
-    /// or instead of what only the end of the stream decides.
-    pub(crate) fn output_conflict(&self) -> Result<(), Error> {
-        if self.json && self.live {
-            return Err(Error::Usage(
-                "--json and --live cannot be used together: the report comes at the end".into(),
-            ));
+    /// Whether the output ends with wrap mode's status line (when the
+    /// command did not exit 0).
+    pub(crate) fn status_line(&self) -> bool {
+        match &self.mode {
+            Mode::Wrap(wrap) => wrap.status_line,
+            _ => false,
         }
-        let format = self.options.format_of_output();
-        if self.live && format != Format::Text {
-            return Err(Error::Usage(format!(
-                "--format {} cannot be combined with --live: where its cuts land is known at the \
-                 end",
-                format.name()
-            )));
-        }
-        Ok(())
     }
 }
 

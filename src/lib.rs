@@ -74,6 +74,7 @@ mod hook;
 mod line_match;
 mod measure;
 mod options;
+mod plan;
 mod render;
 mod report;
 mod run;
@@ -86,23 +87,37 @@ mod sys;
 mod transform;
 mod vocab;
 
-pub use config::{
-    Config, DEFAULT_DRAIN, DEFAULT_KILL_AFTER, Grep, Mode, StderrMode, StoreCommand, WrapConfig,
-};
+pub use config::{Config, Grep, Mode, StderrMode, StoreCommand, WrapConfig};
 pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
 pub use cut::CutMode;
 pub use error::{Error, Problem};
-pub use format::{DEFAULT_JSON_LIMIT, Format};
+pub use format::Format;
+pub use line_match::KEEP_ERRORS;
 pub use measure::Tokenizer;
-pub use options::{Binary, DEFAULT_COUNT_LIMIT, DEFAULT_MAX, KEEP_ERRORS, Options, Style};
-pub use options::{DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR};
-pub use render::{Rendered, render, render_run};
+pub use options::{Binary, Options, Style};
+pub use render::{Rendered, render};
 pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
 pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
 pub use run::{StoredView, run, run_command, show_view, store_list, store_summary};
-pub use size::{SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent};
+pub use size::SizeOrPercent;
 pub use source::Input;
-pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES, SpillTarget, StoreTarget};
+pub use spill::{SpillTarget, StoreTarget};
+
+// What only the command line and the Python package need: its value
+// parsers and the defaults its help text states. Public so that the
+// Python crate (another crate) reaches them; not part of the library's API.
+#[doc(hidden)]
+pub use config::{DEFAULT_DRAIN, DEFAULT_KILL_AFTER};
+#[doc(hidden)]
+pub use format::DEFAULT_JSON_LIMIT;
+#[doc(hidden)]
+pub use plan::{
+    DEFAULT_COUNT_LIMIT, DEFAULT_MAX, DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR,
+};
+#[doc(hidden)]
+pub use size::{parse_count, parse_duration, parse_size, parse_size_or_percent};
+#[doc(hidden)]
+pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES};
 
 /// Caps a stream pushed in chunks, in memory bounded by the budget.
 ///
@@ -137,7 +152,7 @@ impl Capper {
     /// larger than `--max`, say), worded as the command line words it.
     pub fn new(options: &Options) -> Result<Capper, Error> {
         Ok(Capper {
-            stream: stream::Stream::new(options.plan()?, None),
+            stream: stream::Stream::new(plan::Plan::compile(options)?, None),
             profile: None,
         })
     }
@@ -160,7 +175,8 @@ impl Capper {
     /// stream may choose; and [`Error::Usage`] when the spill file is
     /// this process's stdout or stderr.
     pub fn for_run(config: &Config) -> Result<Capper, Error> {
-        let plan = config.options.plan()?;
+        let mut plan = plan::Plan::compile(&config.options)?;
+        plan.set_profile(config.profile.applied().map(str::to_string));
         let sniff = stream::Sniff::of(config)?;
         if let Some(target) = &config.spill {
             spill::check_target(target, &[], &[])?;
@@ -204,6 +220,20 @@ impl Capper {
     }
 }
 
+/// Renders the [`Report`] of a run of `config` ([`run_command`] or
+/// [`Capper::finish_run`]) as the command line prints it, as text and as
+/// the `--json` report (whatever `config.json` says); each stream in the
+/// style it was capped for.
+///
+/// # Errors
+///
+/// [`Error::Usage`] when a stream's style does not render, which a report
+/// that toolcap made never has: its options were checked when it was
+/// capped.
+pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
+    render::render_run(report, config.status_line())
+}
+
 /// Caps `input` and returns the bytes toolcap would print for it.
 ///
 /// # Errors
@@ -213,6 +243,6 @@ pub fn cap(input: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
     let mut capper = Capper::new(options)?;
     capper.push(input);
     let mut output = Vec::new();
-    render(&capper.finish(), options, &mut output).map_err(Error::io("cannot render"))?;
+    render(&capper.finish(), &mut output).map_err(Error::io("cannot render"))?;
     Ok(output)
 }

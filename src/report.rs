@@ -12,6 +12,7 @@ use std::time::Duration;
 pub use crate::capture::{Cut, KeptLines};
 use crate::error::Problem;
 pub use crate::format::{CsvReport, DiffReport, FormatReport, JsonReport};
+use crate::measure::Tokenizer;
 pub use crate::spill::SpillReport;
 
 /// Everything a run of toolcap came to.
@@ -75,6 +76,7 @@ impl StreamReport {
             chars: None,
             spill: None,
             format: FormatReport::Text,
+            look: Look::default(),
         }
     }
 }
@@ -127,6 +129,70 @@ pub struct StreamReport {
     pub spill: Option<SpillReport>,
     /// What `--format` made of it.
     pub format: FormatReport,
+    /// How it is rendered: as the plan it was capped by says, so that
+    /// rendering needs nothing else (a marker that counts characters
+    /// always finds them counted).
+    pub(crate) look: Look,
+}
+
+/// How a stream's report is rendered, fixed when its options were
+/// compiled (see `Plan::compile`): the header, the templates, the style,
+/// the profile the header's line on cleaning names, and what a token is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Look {
+    /// `--no-header` when false.
+    pub(crate) header: bool,
+    /// `--header` and `--marker`, as given (checked by the plan).
+    pub(crate) header_template: Option<String>,
+    pub(crate) marker_template: Option<String>,
+    /// `--style codex`.
+    pub(crate) codex: Option<CodexMarker>,
+    /// `--style verifiers`.
+    pub(crate) verifiers: Option<VerifiersCut>,
+    /// `--profile`.
+    pub(crate) profile: Option<String>,
+    /// `--tokenizer`, which the token counts are in.
+    pub(crate) tokenizer: Tokenizer,
+}
+
+impl Default for Look {
+    fn default() -> Look {
+        Look {
+            header: true,
+            header_template: None,
+            marker_template: None,
+            codex: None,
+            verifiers: None,
+            profile: None,
+            tokenizer: Tokenizer::Approx,
+        }
+    }
+}
+
+impl Look {
+    /// Whether the marker's wording is the user's (`--marker`), codex's
+    /// or verifiers'.
+    pub(crate) fn has_own_marker(&self) -> bool {
+        self.marker_template.is_some() || self.codex.is_some() || self.verifiers.is_some()
+    }
+}
+
+/// `--style verifiers`: what verifiers 0.4.0's `truncate_tool_output`
+/// keeps of a text over its budget M.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct VerifiersCut {
+    /// floor(M/2): the bytes kept each side, less a character they split.
+    pub(crate) keep: u64,
+}
+
+/// What codex's marker counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CodexMarker {
+    /// `…{C} chars truncated…`, the characters left out (under `--max`).
+    Chars,
+    /// `…{ceil((n - M)/4)} tokens truncated…` (under `--tokens`), M being
+    /// the budget in bytes.
+    Tokens { budget: u64 },
 }
 
 impl StreamReport {

@@ -25,9 +25,9 @@ use crate::config::Config;
 use crate::error::Problem;
 use crate::format::{self, Reading, Verdict};
 use crate::measure;
-use crate::options::Plan;
+use crate::plan::Plan;
 use crate::render::text::{self, HeaderPlace, TextStyle};
-use crate::report::{FormatReport, StreamReport};
+use crate::report::{FormatReport, Look, StreamReport};
 use crate::sink::{Close, Sink};
 use crate::spill::{Spill, SpillFacts};
 use crate::transform::{Emit, Ending, Stage};
@@ -55,6 +55,8 @@ struct Capping {
     spill: Option<Spill>,
     /// How the stream is rendered once capped.
     style: TextStyle,
+    /// The same, for its report.
+    look: Look,
     stage: Stage,
     /// The raw stream's totals, when transforms may change it.
     raw: Counters,
@@ -241,6 +243,7 @@ impl Capping {
         Capping {
             spill,
             style: plan.text,
+            look: plan.look,
             stage,
             raw: Counters::default(),
             format: format::reading(plan.format, budget, capper.head_reach()),
@@ -371,6 +374,7 @@ impl Capping {
             chars,
             spill,
             format,
+            look: self.look,
         }
     }
 }
@@ -389,20 +393,21 @@ pub(crate) struct Printed<W: Close> {
 }
 
 impl<W: Close> Printed<W> {
-    /// Prints `stream` to `sink` (called `name` in errors) as `config`
-    /// says: live or at the end, with or without the header.
+    /// Prints `stream` to `sink` (called `name` in errors) live or at the
+    /// end, as `config` says, with or without the header, as its plan says.
     pub(crate) fn new(
         stream: Stream,
         sink: Sink<W>,
         name: &'static str,
         config: &Config,
     ) -> Printed<W> {
+        let header = stream.capping.look.header;
         Printed {
             stream,
             sink,
             name,
             live: config.live,
-            header: config.options.has_header(),
+            header,
             printed: 0,
         }
     }

@@ -747,9 +747,10 @@ struct Args {
                      that matches the command (looking through env, sudo, time, nice, timeout, \
                      uv run, npx, python -m and sh -c), or in filter mode the input's first 4 \
                      KiB; none if nothing matches. Options given on the command line win. \
-                     [default: none]\n\nExample: --profile auto"
+                     [default: none]\n\nExample: --profile auto",
+        value_parser = profile::Choice::parse,
     )]
-    profile: Option<String>,
+    profile: Option<profile::Choice>,
 
     /// List the profiles: what each matches, and its options
     #[arg(long, help_heading = PROFILES)]
@@ -1294,18 +1295,22 @@ fn hook_options(env: &dyn Fn(&str) -> Option<OsString>) -> Result<hook::Rewrite,
         .chain(["-c", "true"])
         .map(OsString::from);
     let refused = |why: String| format!("invalid hook options '{}': {why}", words.join(" "));
-    match parse_from(argv.collect::<Vec<_>>(), |name| env(name)) {
-        Ok(config) => match &config.mode {
-            Mode::Wrap(wrap) if wrap.argv.last().is_some_and(|last| last == "true") => {
-                Ok(hook::Rewrite {
-                    options: words,
-                    decision,
-                })
-            }
-            _ => Err(refused("expected capping options only".into())),
-        },
-        Err(Stop::Usage(why)) => Err(refused(why)),
-        Err(_) => Err(refused("expected capping options only".into())),
+    let config = match parse_from(argv.collect::<Vec<_>>(), |name| env(name)) {
+        Ok(config) => config,
+        Err(Stop::Usage(why)) => return Err(refused(why)),
+        Err(_) => return Err(refused("expected capping options only".into())),
+    };
+    // What the run would refuse of how it prints (`--live` with codex's
+    // header first), said once here too.
+    crate::plan::check_output(&config).map_err(|err| refused(err.to_string()))?;
+    match &config.mode {
+        Mode::Wrap(wrap) if wrap.argv.last().is_some_and(|last| last == "true") => {
+            Ok(hook::Rewrite {
+                options: words,
+                decision,
+            })
+        }
+        _ => Err(refused("expected capping options only".into())),
     }
 }
 
@@ -1455,25 +1460,10 @@ impl Args {
             });
         }
         options = options.header(!self.no_header);
-        if let Some(StyleArg::Codex) = self.style {
-            if self.live {
-                return Err(
-                    "--style codex cannot be combined with --live: its header comes first".into(),
-                );
-            }
-            options = options.style(Style::Codex);
-        }
-        if let Some(StyleArg::Verifiers) = self.style {
-            // --live is no option of the library: the rest is refused where
-            // the options are checked (so that a profile's are left out).
-            if self.live {
-                return Err(
-                    "--style verifiers shows the output as verifiers does: it cannot be \
-                            combined with --live"
-                        .into(),
-                );
-            }
-            options = options.style(Style::Verifiers);
+        match self.style {
+            Some(StyleArg::Codex) => options = options.style(Style::Codex),
+            Some(StyleArg::Verifiers) => options = options.style(Style::Verifiers),
+            Some(StyleArg::Toolcap) | None => {}
         }
         if let Some(template) = self.header_template {
             options = options.header_template(template);
@@ -1512,9 +1502,10 @@ impl Args {
         for pattern in self.redact_pattern {
             options = options.redact_pattern(pattern);
         }
-        options = options
-            .keep_errors(self.keep_errors)
-            .keep_context(self.keep_context.unwrap_or(0));
+        options = options.keep_errors(self.keep_errors);
+        if let Some(lines) = self.keep_context {
+            options = options.keep_context(lines);
+        }
         if let Some(max) = self.keep_max {
             options = options.keep_max(max);
         }

@@ -8,54 +8,42 @@ use std::io::{self, Write};
 use serde_json::{Map, Value, json};
 
 use super::text::{self, HeaderPlace, TextStyle};
-use crate::config::{Config, Mode, ProfileChoice, StderrMode};
 use crate::error::Error;
 use crate::report::{ChildExit, FormatReport, Report, SpillReport, StreamReport};
 
-/// How the text inside the report is laid out, as the text mode would.
+/// How the text inside the report is laid out, as the text mode would:
+/// each stream in the style it carries.
 pub(crate) struct Layout {
-    pub(crate) header: bool,
     /// `--tokenizer`, which the token counts are in.
     pub(crate) tokenizer: &'static str,
     /// Wrap mode's status line after the output.
     pub(crate) status_line: bool,
-    /// The style of each stream (a separate stderr may have its own
-    /// budget, which codex's marker names).
-    pub(crate) output_style: TextStyle,
-    pub(crate) stderr_style: TextStyle,
+    /// The style and header of each stream (a separate stderr may have
+    /// its own budget, which codex's marker names).
+    pub(crate) output_style: (TextStyle, HeaderPlace),
+    pub(crate) stderr_style: (TextStyle, HeaderPlace),
 }
 
 impl Layout {
-    /// The layout of `report`, a run of `config`: with the options of the
-    /// profile the input chose, if it did (`--profile auto`, filter mode).
-    pub(crate) fn of(config: &Config, report: &Report) -> Result<Layout, Error> {
-        let options = match (&config.profile, &report.profile) {
-            (ProfileChoice::FromInput(profiles), Some(name)) => profiles
-                .iter()
-                .find(|profile| &profile.name == name)
-                .map_or(&config.options, |profile| &profile.options),
-            _ => &config.options,
-        };
-        let (status_line, stderr_max) = match &config.mode {
-            Mode::Wrap(wrap) => (
-                wrap.status_line,
-                match wrap.stderr {
-                    StderrMode::Separate { max } => max,
-                    _ => None,
-                },
-            ),
-            _ => (false, None),
-        };
-        let style = |mut style: TextStyle| {
+    /// The layout of `report`, whose streams carry their style (with
+    /// `--profile auto`, that of the profile the input chose), with wrap
+    /// mode's status line when `status_line`.
+    pub(crate) fn of(status_line: bool, report: &Report) -> Result<Layout, Error> {
+        let style = |stream: &StreamReport| -> Result<(TextStyle, HeaderPlace), Error> {
+            let mut style = super::text_style(&stream.look).map_err(Error::Usage)?;
             style.profile.clone_from(&report.profile);
-            style
+            Ok((style, super::header_place(&stream.look)))
+        };
+        let output_style = style(&report.output)?;
+        let stderr_style = match &report.stderr {
+            Some(stderr) => style(stderr)?,
+            None => output_style.clone(),
         };
         Ok(Layout {
-            header: options.has_header(),
-            tokenizer: options.tokenizer_name(),
+            tokenizer: report.output.look.tokenizer.name(),
             status_line,
-            output_style: style(options.plan()?.text),
-            stderr_style: style(options.stderr_plan(stderr_max)?.text),
+            output_style,
+            stderr_style,
         })
     }
 
@@ -71,17 +59,14 @@ impl Layout {
 
     /// The text layout of the main stream, or of the separate stderr.
     pub(crate) fn text(&self, stderr: bool) -> text::Layout<'_> {
+        let (style, header) = if stderr {
+            &self.stderr_style
+        } else {
+            &self.output_style
+        };
         text::Layout {
-            header: if self.header {
-                HeaderPlace::Top
-            } else {
-                HeaderPlace::Omitted
-            },
-            style: if stderr {
-                &self.stderr_style
-            } else {
-                &self.output_style
-            },
+            header: *header,
+            style,
         }
     }
 }

@@ -12,29 +12,64 @@ pub(crate) mod text;
 
 use std::io::{self, Write};
 
-use crate::Options;
-use crate::config::Config;
 use crate::error::Error;
-use crate::report::{Report, StreamReport};
+use crate::report::{Look, Report, StreamReport};
+use template::Template;
+use text::TextStyle;
 
-/// Writes `report` in toolcap's default format: the stream unchanged when
-/// it fitted; otherwise the warning header (unless `options` turn it
-/// off), the head, the marker line and the tail, or for a JSON document
-/// that `--format json` shortened, the header and the document.
-pub fn render(report: &StreamReport, options: &Options, out: &mut impl Write) -> io::Result<()> {
-    let header = if options.has_header() {
-        text::HeaderPlace::Top
-    } else {
-        text::HeaderPlace::Omitted
-    };
-    let style = options
-        .text_style()
-        .map_err(|err| io::Error::new(io::ErrorKind::InvalidInput, err))?;
+/// Writes `report` as toolcap prints it, in the style it was capped for
+/// (the [`Options`](crate::Options) of its [`Capper`](crate::Capper)): the
+/// stream unchanged when it fitted; otherwise the warning header (unless
+/// the options turned it off), the head, the marker line and the tail, or
+/// for a JSON document that `--format json` shortened, the header and the
+/// document.
+///
+/// ```
+/// let options = toolcap::Options::new().max(10).marker_template("[{omitted_chars} chars cut]");
+/// let mut capper = toolcap::Capper::new(&options)?;
+/// capper.push("aaaa\néééé\nbbbb\n".as_bytes());
+/// let mut out = Vec::new();
+/// toolcap::render(&capper.finish(), &mut out)?;
+/// assert_eq!(String::from_utf8_lossy(&out), "Warning: truncated output (original token count: 5)\n\
+///      Total output lines: 3\n\n\
+///      aaaa\n[5 chars cut]\nbbbb\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn render(report: &StreamReport, out: &mut impl Write) -> io::Result<()> {
+    let style =
+        text_style(&report.look).map_err(|err| io::Error::new(io::ErrorKind::InvalidInput, err))?;
     let layout = text::Layout {
-        header,
+        header: header_place(&report.look),
         style: &style,
     };
     text::write_stream(out, report, &layout, 0)
+}
+
+/// Where the header of a stream rendered at its end goes.
+pub(crate) fn header_place(look: &Look) -> text::HeaderPlace {
+    if look.header {
+        text::HeaderPlace::Top
+    } else {
+        text::HeaderPlace::Omitted
+    }
+}
+
+/// The text style `look` names, its templates parsed. The plan parsed
+/// them first and refused a bad one, naming its option.
+pub(crate) fn text_style(look: &Look) -> Result<TextStyle, String> {
+    let parse = |template: &Option<String>, option| {
+        template
+            .as_deref()
+            .map(|text| Template::parse(text, option))
+            .transpose()
+    };
+    Ok(TextStyle {
+        header: parse(&look.header_template, "--header")?,
+        marker: parse(&look.marker_template, "--marker")?,
+        codex: look.codex,
+        verifiers: look.verifiers,
+        profile: look.profile.clone(),
+    })
 }
 
 /// What the command line prints for a run, rendered in memory.
@@ -51,16 +86,12 @@ pub struct Rendered {
     pub json: Vec<u8>,
 }
 
-/// Renders the [`Report`] of a run of `config` ([`run_command`](crate::run_command)
-/// or [`Capper::finish_run`](crate::Capper::finish_run)) as the command
-/// line prints it, as text and as the `--json` report (whatever
-/// `config.json` says).
-///
-/// # Errors
-///
-/// [`Error::Usage`] when the options of `config` contradict each other.
-pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
-    let layout = json::Layout::of(config, report)?;
+/// Renders the [`Report`] of a run as the command line prints it, as text
+/// and as the `--json` report, each stream in the style it carries; wrap
+/// mode's status line after the output when `status_line`. The public
+/// entry is [`crate::render_run`], which reads `status_line` off a `Config`.
+pub(crate) fn render_run(report: &Report, status_line: bool) -> Result<Rendered, Error> {
+    let layout = json::Layout::of(status_line, report)?;
     let trailer = layout.trailer(report);
     let mut output = Vec::new();
     text::write_output(

@@ -13,6 +13,7 @@ use crate::measure::count_chars;
 use crate::report::{
     ChildExit, ChildReport, Cut, DiffReport, FormatReport, KeptLines, SpillReport, StreamReport,
 };
+pub(crate) use crate::report::{CodexMarker, VerifiersCut};
 use crate::size::format_duration;
 use crate::spill::StoreTarget;
 use crate::sys::signal_name;
@@ -111,24 +112,6 @@ impl TextStyle {
             || uses(&self.header)
             || uses(&self.marker)
     }
-}
-
-/// `--style verifiers`: what verifiers 0.4.0's `truncate_tool_output`
-/// keeps of a text over its budget M.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct VerifiersCut {
-    /// floor(M/2): the bytes kept each side, less a character they split.
-    pub(crate) keep: u64,
-}
-
-/// What codex's marker counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CodexMarker {
-    /// `…{C} chars truncated…`, the characters left out (under `--max`).
-    Chars,
-    /// `…{ceil((n - M)/4)} tokens truncated…` (under `--tokens`), M being
-    /// the budget in bytes.
-    Tokens { budget: u64 },
 }
 
 /// Writes the capped stream, except its first `already_written` bytes of
@@ -712,6 +695,7 @@ mod tests {
             chars: None,
             spill,
             format: FormatReport::Text,
+            look: crate::report::Look::default(),
         }
     }
 

@@ -11,7 +11,7 @@ use std::thread;
 
 use crate::config::Config;
 use crate::error::{Error, Problem};
-use crate::options::Plan;
+use crate::plan::Plan;
 use crate::render::text;
 use crate::report::Report;
 use crate::sink::{Close, Sink};

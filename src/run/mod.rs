@@ -14,6 +14,7 @@ use std::io;
 
 use crate::config::{Config, Mode, StderrMode};
 use crate::error::{Error, Problem};
+use crate::plan::{self, Plan};
 use crate::render::json;
 use crate::report::Report;
 use crate::sink::{Background, Sink};
@@ -49,13 +50,13 @@ pub use view::StoredView;
 /// file is also an input or an output (nothing was done);
 /// [`Error::Io`] when toolcap itself cannot go on.
 pub fn run(config: &Config) -> Result<Report, Error> {
-    config.output_conflict()?;
+    plan::check_output(config)?;
     if let Mode::Store(command) = &config.mode {
         return store::run(config, command);
     }
     let mut report = run_streams(config, Effects::ProcessWide)?;
     if config.json {
-        let layout = json::Layout::of(config, &report)?;
+        let layout = json::Layout::of(config.status_line(), &report)?;
         let mut stdout = Sink::stdout();
         // The sink records write failures itself; see `Sink`.
         json::write_report(&mut stdout, &report, &layout).ok();
@@ -126,8 +127,8 @@ pub fn run_command(config: &Config, mut cancel: impl FnMut() -> bool) -> Result<
 /// Runs the streams: printing them as text, or nothing with `--json` or
 /// when embedded.
 fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
-    let mut plan = config.options.plan()?;
-    plan.text.profile = config.profile.applied().map(str::to_string);
+    let mut plan = Plan::compile(&config.options)?;
+    plan.set_profile(config.profile.applied().map(str::to_string));
     let mut report = match &config.mode {
         Mode::Store(_) => Ok(Report::empty()),
         Mode::Filter(inputs) => {
@@ -148,8 +149,8 @@ fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
             let stderr_plan = match wrap.stderr {
                 StderrMode::Merged => None,
                 StderrMode::Separate { max } => {
-                    let mut plan = config.options.stderr_plan(max)?;
-                    plan.text.profile = config.profile.applied().map(str::to_string);
+                    let mut plan = Plan::compile_stderr(&config.options, max)?;
+                    plan.set_profile(config.profile.applied().map(str::to_string));
                     Some(plan)
                 }
             };
@@ -179,4 +180,37 @@ fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
         report.profile = Some(name.to_string());
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{Options, Style};
+
+    /// The library refused neither (issue 22): `--live` prints the head
+    /// first, so codex's header, which comes first, was never printed.
+    #[test]
+    fn live_is_refused_with_a_style_whose_header_comes_first() {
+        use crate::config::Mode;
+        use crate::source::Input;
+        for (style, message) in [
+            (
+                Style::Codex,
+                "--style codex cannot be combined with --live: its header comes first",
+            ),
+            (
+                Style::Verifiers,
+                "--style verifiers shows the output as verifiers does: it cannot be combined \
+                 with --live",
+            ),
+        ] {
+            let mut config = Config::new(Mode::Filter(vec![Input::File("/nonexistent".into())]));
+            config.options = Options::new().style(style);
+            config.live = true;
+            match run(&config) {
+                Err(Error::Usage(refused)) => assert_eq!(refused, message),
+                other => panic!("{style:?} with live: {other:?}"),
+            }
+        }
+    }
 }

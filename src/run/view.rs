@@ -11,10 +11,11 @@ use std::path::Path;
 use crate::config::{Config, Grep};
 use crate::error::Error;
 use crate::line_match::LineMatch;
-use crate::options::invalid_pattern;
+use crate::plan::{Plan, invalid_pattern};
 use crate::render::{Rendered, render_run};
-use crate::report::SpillReport;
+use crate::report::{Report, SpillReport};
 use crate::spill::store::open_output;
+use crate::stream::{Problems, RunFacts, Stream};
 
 /// A capped view of a stored output, as `--show` prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,7 +178,7 @@ pub(super) fn capped(
         }
         None => None,
     };
-    let mut capper = crate::Capper::new(&options)?;
+    let mut stream = Stream::new(Plan::compile(&options)?, None);
     let mut row_text = Vec::new();
     let matches = match &matcher {
         Some((matcher, context)) => Some(grep_rows(
@@ -188,7 +189,7 @@ pub(super) fn capped(
             &mut |row, line| {
                 row_text.clear();
                 write_row(&mut row_text, row, line);
-                capper.push(&row_text);
+                stream.feed(&row_text);
             },
         )?),
         None if lines.is_none() => {
@@ -201,17 +202,22 @@ pub(super) fn capped(
                     break;
                 }
                 let read = chunk.len();
-                capper.push(chunk);
+                stream.feed(chunk);
                 reader.consume(read);
             }
             None
         }
         None => {
-            for_lines(path, range, &mut |_, line| capper.push(line))?;
+            for_lines(path, range, &mut |_, line| stream.feed(line))?;
             None
         }
     };
-    let mut report = capper.finish_run();
+    let mut problems = Problems::default();
+    let output = stream.finish(0, &RunFacts::default(), &mut problems);
+    let mut report = Report {
+        output,
+        ..Report::empty()
+    };
     report.no_match = matches == Some(0);
     if let Some(cut) = &mut report.output.cut {
         report.output.spill = Some(SpillReport::Saved {
@@ -229,10 +235,11 @@ pub(super) fn capped(
                     cut.last_omitted_line,
                 )?;
                 (cut.first_omitted_line, cut.last_omitted_line) = omitted.lines.unwrap_or((0, 0));
-                if !options.has_own_marker() {
-                    options = options.marker_template(
-                        GREP_MARKER.replace("{MATCHES}", &omitted.matches.to_string()),
-                    );
+                // The report is rendered as it carries its style.
+                let look = &mut report.output.look;
+                if !look.has_own_marker() {
+                    look.marker_template =
+                        Some(GREP_MARKER.replace("{MATCHES}", &omitted.matches.to_string()));
                 }
             }
             None => {
@@ -248,10 +255,8 @@ pub(super) fn capped(
             }
         }
     }
-    let mut rendering = Config::new(config.mode.clone());
-    rendering.options = options;
     Ok(StoredView {
-        rendered: render_run(&report, &rendering)?,
+        rendered: render_run(&report, false)?,
         matches,
     })
 }

@@ -10,7 +10,7 @@ use signal_hook::consts::SIGKILL;
 
 use crate::config::{Config, StderrMode, WrapConfig};
 use crate::error::{Error, Problem};
-use crate::options::Plan;
+use crate::plan::Plan;
 use crate::render::text;
 use crate::report::{ChildExit, ChildReport, Report};
 use crate::sink::{Close, Sink};

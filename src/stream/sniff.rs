@@ -10,7 +10,7 @@ use regex::bytes::{Regex, RegexBuilder};
 use crate::config::{Config, PROFILE_SNIFF_BYTES, ProfileChoice};
 use crate::error::Error;
 use crate::escape;
-use crate::options::Plan;
+use crate::plan::Plan;
 
 /// A profile the input may choose, ready to run.
 pub(crate) struct Choice {
@@ -42,11 +42,9 @@ impl Sniff {
         let choices = profiles
             .iter()
             .map(|profile| {
-                let mut plan = profile
-                    .options
-                    .plan()
+                let mut plan = Plan::compile(&profile.options)
                     .map_err(|err| in_profile(&profile.name, err.to_string()))?;
-                plan.text.profile = Some(profile.name.clone());
+                plan.set_profile(Some(profile.name.clone()));
                 let detect = profile.detect.iter().map(|pattern| {
                     RegexBuilder::new(pattern)
                         .multi_line(true)

@@ -35,7 +35,7 @@ fn streamed_report(input: &[u8], options: &Options, chunks: &[usize]) -> StreamR
 }
 
 /// What the library prints for `input` under `options`, naming `spill`.
-fn render(report: StreamReport, options: &Options, spill: Option<&[u8]>) -> Vec<u8> {
+fn render(report: StreamReport, spill: Option<&[u8]>) -> Vec<u8> {
     let mut report = report;
     if let Some(path) = spill {
         report.spill = Some(SpillReport::Saved {
@@ -44,7 +44,7 @@ fn render(report: StreamReport, options: &Options, spill: Option<&[u8]>) -> Vec<
         });
     }
     let mut out = Vec::new();
-    toolcap::render(&report, options, &mut out).expect("write to a Vec");
+    toolcap::render(&report, &mut out).expect("write to a Vec");
     out
 }
 
@@ -52,7 +52,6 @@ fn streamed_output(input: &[u8], spec: &CleanSpec, chunks: &[usize]) -> Vec<u8> 
     let options = clean_options(spec);
     render(
         streamed_report(input, &options, chunks),
-        &options,
         spec.core.spill.as_deref(),
     )
 }
@@ -391,7 +390,7 @@ proptest! {
         let shown = report.head.len()
             + report.kept.iter().map(|kept| kept.bytes.len()).sum::<usize>()
             + report.tail.len();
-        let output = render(report, &options, spec.core.spill.as_deref());
+        let output = render(report, spec.core.spill.as_deref());
         let omitted: u64 = marker_counts(&output).iter().sum();
         prop_assert_eq!(shown as u64 + omitted, cleaned_length, "{}", escaped(&output));
     }
@@ -404,7 +403,6 @@ proptest! {
         let options = crate::spec_options::options(&core).clean();
         let output = render(
             streamed_report(&b, &options, &chunks),
-            &options,
             core.spill.as_deref(),
         );
         let spec = CleanSpec::new(core).clean();

@@ -678,12 +678,7 @@ fn json_report_names_the_format_and_library_render_prints_the_document() {
     let stream = capper.finish();
     assert!(stream.truncated());
     let mut rendered = Vec::new();
-    toolcap::render(
-        &stream,
-        &Options::new().max(60).format(Format::Auto),
-        &mut rendered,
-    )
-    .unwrap();
+    toolcap::render(&stream, &mut rendered).unwrap();
     assert_eq!(rendered, text.as_bytes());
 }
 
@@ -912,4 +907,26 @@ fn json_is_valid_whatever_the_cleaning() {
         .output()
         .expect("run toolcap");
     assert_eq!(String::from_utf8(whole.stdout).expect("UTF-8"), doc);
+}
+
+/// `render(report, options)` took its style from options of its own:
+/// with a `{omitted_chars}` marker that the capper's options lacked, it
+/// printed `[0 chars cut]` (issue 22). The report carries its style.
+#[test]
+fn a_report_renders_in_the_style_it_was_capped_with() {
+    let input: String = (0..100).map(|i| format!("ligne {i} é\n")).collect();
+    let options = Options::new()
+        .max(60)
+        .marker_template("[{omitted_chars} chars cut]");
+    let mut capper = toolcap::Capper::new(&options).unwrap();
+    capper.push(input.as_bytes());
+    let report = capper.finish();
+    let cut = report.cut.unwrap();
+    let omitted = &input.as_bytes()[cut.head_end as usize..cut.tail_start as usize];
+    let chars = String::from_utf8(omitted.to_vec()).unwrap().chars().count();
+    assert!(chars > 0);
+    let mut out = Vec::new();
+    toolcap::render(&report, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains(&format!("\n[{chars} chars cut]\n")), "{out}");
 }

@@ -31,7 +31,7 @@ fn streamed_output(input: &[u8], spec: &Spec, chunk: usize) -> Vec<u8> {
         });
     }
     let mut out = Vec::new();
-    toolcap::render(&report, &options(spec), &mut out).expect("write to a Vec");
+    toolcap::render(&report, &mut out).expect("write to a Vec");
     out
 }
 

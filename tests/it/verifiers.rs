@@ -49,7 +49,7 @@ fn streamed(input: &[u8], budget: u64, chunk: usize) -> Vec<u8> {
         capper.push(piece);
     }
     let mut output = Vec::new();
-    toolcap::render(&capper.finish(), &options, &mut output).expect("render");
+    toolcap::render(&capper.finish(), &mut output).expect("render");
     output
 }
 

@@ -61,6 +61,30 @@ const BUDGET: &[&str] = &[
     "window_ceiling",
 ];
 
+/// `--profile`: which profile, as a value, so that nothing after the
+/// parse compares names with `auto` or `none`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Choice {
+    /// `none`, the default.
+    None,
+    /// `auto`: by the command, or in filter mode by the input.
+    Auto,
+    /// A profile's name.
+    Named(String),
+}
+
+impl Choice {
+    /// The value of `--profile`: `auto`, `none` or a name (a profile of
+    /// neither name may exist, so every word is a choice).
+    pub(super) fn parse(word: &str) -> Result<Choice, String> {
+        Ok(match word {
+            "none" => Choice::None,
+            "auto" => Choice::Auto,
+            name => Choice::Named(name.to_string()),
+        })
+    }
+}
+
 /// A profile, built-in or the user's.
 #[derive(Debug)]
 struct Profile {
@@ -445,14 +469,14 @@ pub(super) fn names(env: &dyn Fn(&str) -> Option<OsString>) -> String {
 /// profile `choice` applied: its options in front of the user's, parsed
 /// again by `reparse`. `none`, and store commands, change nothing.
 pub(super) fn apply(
-    choice: &str,
+    choice: &Choice,
     config: Config,
     argv: &[OsString],
     user: &ArgMatches,
     env: &dyn Fn(&str) -> Option<OsString>,
     reparse: &dyn Fn(Vec<OsString>) -> Result<Config, String>,
 ) -> Result<Config, String> {
-    if choice == "none" || matches!(config.mode, Mode::Store(_)) {
+    if *choice == Choice::None || matches!(config.mode, Mode::Store(_)) {
         return Ok(config);
     }
     let profiles = Profiles::load(env)?;
@@ -515,18 +539,13 @@ pub(super) fn apply(
         config.profile = ProfileChoice::Applied(profile.name.clone());
         Ok(config)
     };
-    match &config.mode {
-        Mode::Wrap(wrap) => {
-            let profile = match choice {
-                "auto" => match profiles.for_command(&wrap.argv) {
-                    Some(profile) => profile,
-                    None => return Ok(config),
-                },
-                name => profiles.named(name)?,
-            };
-            with(profile, true)
-        }
-        _ if choice == "auto" => {
+    match (&config.mode, choice) {
+        (Mode::Wrap(wrap), Choice::Auto) => match profiles.for_command(&wrap.argv) {
+            Some(profile) => with(profile, true),
+            None => Ok(config),
+        },
+        (Mode::Wrap(_), Choice::Named(name)) => with(profiles.named(name)?, true),
+        (_, Choice::Auto) => {
             let mut candidates = Vec::new();
             for profile in profiles
                 .list
@@ -544,7 +563,8 @@ pub(super) fn apply(
             config.profile = ProfileChoice::FromInput(candidates);
             Ok(config)
         }
-        _ => with(profiles.named(choice)?, false),
+        (_, Choice::Named(name)) => with(profiles.named(name)?, false),
+        (_, Choice::None) => Ok(config),
     }
 }
 
@@ -558,10 +578,8 @@ fn config_without_profile_is_valid(
 /// Why `config`'s options cannot run together, if they cannot: the
 /// options' own rules, and what `--live` and `--json` exclude.
 fn contradiction(config: &Config) -> Option<String> {
-    config
-        .options
-        .plan()
-        .and_then(|_| config.output_conflict())
+    crate::plan::Plan::compile(&config.options)
+        .and_then(|_| crate::plan::check_output(config))
         .err()
         .map(|err| err.to_string())
 }
