@@ -265,7 +265,7 @@ fn marker_counts(output: &[u8]) -> Vec<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(1500), ..ProptestConfig::default() })]
 
     #[test]
     fn cleaned_and_kept_runs_match_the_model(
@@ -316,7 +316,7 @@ fn content_len(output: &[u8], header: bool) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(1000), ..ProptestConfig::default() })]
 
     /// Issue 21: `--max` is the ceiling of the content, kept lines, their
     /// markers and the fold and squeeze markers included, whatever the
@@ -413,7 +413,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(500), ..ProptestConfig::default() })]
 
     /// Fold accounting: with a budget the input fits, the lines shown plus
     /// the counts in the fold markers are the lines of the stream cleaned
@@ -541,7 +541,7 @@ fn arguments(spec: &CleanSpec, spill: &std::path::Path) -> Vec<String> {
 
 proptest! {
     // Each case starts a process: fewer cases, the same model.
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(48), ..ProptestConfig::default() })]
 
     /// The command line means what the model means, end to end, and the
     /// spill file holds the raw input byte for byte, whatever cleaning did.

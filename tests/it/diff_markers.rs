@@ -5,7 +5,6 @@
 //! no file and no hunk in the middle, the plain marker). Byte-exact.
 
 use std::path::Path;
-use std::process::Command as StdCommand;
 
 use crate::common::{Need, TempDir, git, hermetic_git_env, require, toolcap};
 
@@ -59,7 +58,7 @@ fn diff_marker_of_a_folded_diff_u_counts_every_hunk_in_the_middle() {
         .collect();
     std::fs::write(dir.join("a.txt"), old).unwrap();
     std::fs::write(dir.join("b.txt"), new).unwrap();
-    let diff = StdCommand::new("diff")
+    let diff = crate::common::command("diff")
         .current_dir(dir.path())
         .args([
             "-u", "--label", "a.txt", "--label", "b.txt", "a.txt", "b.txt",

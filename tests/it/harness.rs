@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::codex_model::codex;
-use crate::common::{BIN, TempDir, repeated, std_toolcap, stored_outputs, toolcap, truncated};
+use crate::common::{
+    BIN, KillOnDrop, TempDir, repeated, std_toolcap, stored_outputs, toolcap, truncated,
+};
 
 /// toolcap's stdout as JSON, after it exits with `code`.
 fn json_of(args: &[&str], stdin: &[u8], code: i32) -> Value {
@@ -162,20 +164,21 @@ fn sixteen_concurrent_runs_share_one_store() {
     let store = dir.join("store");
     let runs: Vec<_> = (0..16)
         .map(|run| {
-            std_toolcap()
-                .args(["--max", "100", "--spill-dir"])
-                .arg(&store)
-                .arg("-c")
-                .arg(format!(
-                    "i=0; while [ $i -lt 2000 ]; do echo run {run} line $i; i=$((i+1)); done"
-                ))
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .expect("spawn toolcap")
+            let mut guard = KillOnDrop::new();
+            guard.spawn(std_toolcap().with(|c| {
+                c.args(["--max", "100", "--spill-dir"])
+                    .arg(&store)
+                    .arg("-c")
+                    .arg(format!(
+                        "i=0; while [ $i -lt 2000 ]; do echo run {run} line $i; i=$((i+1)); done"
+                    ))
+                    .stdout(std::process::Stdio::null())
+            }));
+            guard
         })
         .collect();
     for mut run in runs {
-        assert!(run.wait().expect("wait").success());
+        assert!(run.child().wait().expect("wait").success());
     }
     let outputs = stored_outputs(&store);
     assert_eq!(outputs.len(), 16);
@@ -288,7 +291,7 @@ fn a_store_named_with_control_characters_is_shown_by_a_one_line_command() {
         format!("[output {id}: 500 bytes, 100 lines; full output: {show}]\n")
     );
     // The command, run by a shell, prints the output.
-    let shown = std::process::Command::new("bash")
+    let shown = crate::common::command("bash")
         .arg("-c")
         .arg(show.replacen("toolcap", BIN, 1))
         .output()

@@ -148,13 +148,12 @@ fn eight_concurrent_spill_dir_runs_get_eight_distinct_complete_files() {
         .map(|run| {
             let input = repeated(&format!("run {run} line\n"), 20_000);
             let mut guard = KillOnDrop::new();
-            let child = guard.spawn(
-                crate::common::std_toolcap()
-                    .arg("--spill-dir")
+            let child = guard.spawn(crate::common::std_toolcap().with(|c| {
+                c.arg("--spill-dir")
                     .arg(dir.path())
                     .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::null()),
-            );
+                    .stdout(std::process::Stdio::null())
+            }));
             let mut stdin = child.stdin.take().expect("piped stdin");
             let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
             (guard, writer)
