@@ -19,6 +19,7 @@ mod interrupt;
 mod live;
 mod model;
 mod profiles;
+mod program;
 mod properties;
 mod real_output;
 mod real_profiles;
