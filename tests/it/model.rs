@@ -552,7 +552,7 @@ pub fn expected_output(input: &[u8], spec: &Spec) -> Vec<u8> {
 /// "PATH is absolute; a control character in it is escaped (`\n`, `\r`,
 /// `\t`, `\xNN`), and so is each byte of invalid UTF-8 (`\xNN`), so the
 /// marker stays one line of valid UTF-8."
-pub fn marker_path(path: &[u8]) -> String {
+fn marker_path(path: &[u8]) -> String {
     let mut text = String::new();
     for chunk in path.utf8_chunks() {
         for c in chunk.valid().chars() {
