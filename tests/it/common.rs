@@ -446,8 +446,13 @@ pub enum Need {
     /// util-linux `unshare` able to make a private mount namespace in which
     /// a tiny tmpfs can be mounted: a full disk that vanishes with the test.
     PrivateMount,
+    /// The same, where that tmpfs can then be made read-only (`mount -o
+    /// remount,ro`): some container runtimes refuse it.
+    ReadOnlyRemount,
     /// `git`, to make a real diff in a temporary repository.
     Git,
+    /// GNU `diff` (`--label`), to make a real unified diff.
+    Diff,
     /// Python's pytest (`python3 -m pytest`), to produce a real test run.
     Pytest,
     /// bash, to run the completion script.
@@ -465,7 +470,12 @@ pub fn require(need: Need) -> bool {
         Need::Script => ("util-linux script", check_tool("script", "util-linux")),
         Need::Timeout => ("coreutils timeout", check_tool("timeout", "coreutils")),
         Need::PrivateMount => ("a private tmpfs mount (unshare)", check_private_mount()),
+        Need::ReadOnlyRemount => (
+            "a private tmpfs remounted read-only (unshare, mount -o remount,ro)",
+            check_read_only_remount(),
+        ),
         Need::Git => ("git", check_tool("git", "git")),
+        Need::Diff => ("GNU diff", check_tool("diff", "diffutils")),
         Need::Pytest => ("pytest (pip install pytest)", check_pytest()),
         Need::Bash => ("bash", check_tool("bash", "bash")),
     };
@@ -536,15 +546,27 @@ pub fn with_tiny_tmpfs(dir: &Path, script: &str) -> Hermetic<StdCommand> {
 }
 
 fn check_private_mount() -> Result<(), String> {
+    check_mount_script("mounting a tmpfs in a private namespace", |_| "true".into())
+}
+
+fn check_read_only_remount() -> Result<(), String> {
+    check_mount_script("remounting a private tmpfs read-only", |dir| {
+        format!("mount -o remount,ro '{}'", dir.display())
+    })
+}
+
+/// Whether the script that `script` makes for the mount point succeeds on
+/// a tiny tmpfs in a private namespace.
+fn check_mount_script(what: &str, script: impl FnOnce(&Path) -> String) -> Result<(), String> {
     let dir = TempDir::new("mount-check");
-    let output = with_tiny_tmpfs(dir.path(), "true")
+    let output = with_tiny_tmpfs(dir.path(), &script(dir.path()))
         .output()
         .map_err(|err| format!("cannot run 'unshare': {err}"))?;
     if output.status.success() {
         Ok(())
     } else {
         Err(format!(
-            "mounting a tmpfs in a private namespace failed ({}): {}",
+            "{what} failed ({}): {}",
             output.status,
             String::from_utf8_lossy(&output.stderr).trim()
         ))

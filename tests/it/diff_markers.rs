@@ -44,6 +44,9 @@ fn text(bytes: &[u8]) -> String {
 
 #[test]
 fn diff_marker_of_a_folded_diff_u_counts_every_hunk_in_the_middle() {
+    if !require(Need::Diff) {
+        return;
+    }
     // `--fold` leaves a marker line inside each hunk; the hunks after the
     // first used to go uncounted ("1 hunks" for these 3).
     let dir = TempDir::new("diff-fold");

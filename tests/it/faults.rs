@@ -292,7 +292,7 @@ fn a_file_truncated_while_being_read_gives_what_was_read_and_a_warning() {
 
 #[test]
 fn spill_and_store_on_a_read_only_disk_still_give_the_capped_output() {
-    if !require(Need::PrivateMount) {
+    if !require(Need::ReadOnlyRemount) {
         return;
     }
     let dir = TempDir::new("read-only");
