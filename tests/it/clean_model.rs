@@ -1170,7 +1170,7 @@ pub mod tests {
         ];
         for &(input, output) in cases {
             same(&strip_ansi_bytes(input), output);
-            only(&input, |spec| spec.strip_ansi = true, output);
+            only(input, |spec| spec.strip_ansi = true, output);
         }
     }
 
@@ -1195,7 +1195,7 @@ pub mod tests {
         ];
         for &(input, output) in cases {
             same(&strip_ansi_bytes(input), output);
-            only(&input, |spec| spec.strip_ansi = true, output);
+            only(input, |spec| spec.strip_ansi = true, output);
         }
     }
 
