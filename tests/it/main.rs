@@ -1,5 +1,7 @@
-//! Integration tests: the real binary, hermetic (no TOOLCAP_* from the
-//! caller's environment), byte-exact. One crate, modules by topic.
+//! Integration tests: the real binary, hermetic (every process a test
+//! starts has a HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME of its own and no
+//! TOOLCAP_* from the caller's environment: `common::command`), byte-exact.
+//! One crate, modules by topic.
 
 mod clean;
 mod clean_model;

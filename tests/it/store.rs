@@ -1,9 +1,12 @@
-//! The spill store (`--spill-dir`, `--store`): concurrent runs, ids and
-//! the manifest, `--show`/`--summary`/`--list`, retention, store commands
-//! that create nothing, and stores that are refused.
+//! The spill store (`--spill-dir`, `--store`, `TOOLCAP_SPILL_DIR`): a
+//! private file only for a cut output, concurrent runs, ids and the
+//! manifest, `--show`/`--summary`/`--list`, retention, store commands that
+//! create nothing, stores that are refused, and failures that leave
+//! nothing behind.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
 use serde_json::Value;
 
@@ -21,25 +24,47 @@ pub fn manifest(store: &Path) -> Vec<Value> {
 }
 
 #[test]
-fn sixteen_concurrent_runs_share_one_store() {
+fn sixteen_concurrent_runs_share_one_store_each_output_complete_and_listed() {
+    // Eight commands (wrap mode) and eight piped inputs (filter mode)
+    // write into one store at once: sixteen distinct ids, each output
+    // whole and listed once, in a directory of the owner's only.
     let dir = TempDir::new("store-concurrent");
     let store = dir.join("store");
-    let runs: Vec<_> = (0..16)
-        .map(|run| {
-            let mut guard = KillOnDrop::new();
-            guard.spawn(std_toolcap().with(|c| {
-                c.args(["--max", "100", "--spill-dir"])
-                    .arg(&store)
-                    .arg("-c")
-                    .arg(format!(
-                        "i=0; while [ $i -lt 2000 ]; do echo run {run} line $i; i=$((i+1)); done"
-                    ))
-                    .stdout(std::process::Stdio::null())
-            }));
-            guard
-        })
-        .collect();
-    for mut run in runs {
+    let piped = |run: usize| repeated(&format!("run {run} line\n"), 20_000);
+    let commands = (0..8).map(|run| {
+        let mut guard = KillOnDrop::new();
+        guard.spawn(std_toolcap().with(|c| {
+            c.args(["--max", "100", "--spill-dir"])
+                .arg(&store)
+                .arg("-c")
+                .arg(format!(
+                    "i=0; while [ $i -lt 2000 ]; do echo run {run} line $i; i=$((i+1)); done"
+                ))
+                .stdout(Stdio::null())
+        }));
+        (guard, None)
+    });
+    let filters = (0..8).map(|run| {
+        let mut guard = KillOnDrop::new();
+        let child = guard.spawn(std_toolcap().with(|c| {
+            c.arg("--spill-dir")
+                .arg(&store)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+        }));
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let input = piped(run);
+        let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
+        (guard, Some(writer))
+    });
+    let runs: Vec<_> = commands.chain(filters).collect();
+    for (mut run, writer) in runs {
+        if let Some(writer) = writer {
+            writer
+                .join()
+                .expect("the writer thread")
+                .expect("write toolcap's stdin");
+        }
         assert!(run.child().wait().expect("wait").success());
     }
     let outputs = stored_outputs(&store);
@@ -53,15 +78,23 @@ fn sixteen_concurrent_runs_share_one_store() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), 16, "distinct ids");
+    let mut filtered = Vec::new();
     for entry in &entries {
         let file = store.join(entry["file"].as_str().expect("file"));
-        let content = std::fs::read_to_string(&file).expect("stored output");
-        assert_eq!(content.lines().count(), 2000);
-        assert_eq!(entry["lines"], 2000);
+        let content = std::fs::read(&file).expect("stored output");
         assert_eq!(entry["bytes"], content.len());
-        assert_eq!(entry["exit"], 0);
-        assert_eq!(entry["command"][0], "/bin/sh");
+        if entry["command"].is_null() {
+            assert_eq!(entry["lines"], 20_000);
+            filtered.push(content);
+        } else {
+            assert_eq!(String::from_utf8_lossy(&content).lines().count(), 2000);
+            assert_eq!(entry["lines"], 2000);
+            assert_eq!(entry["exit"], 0);
+            assert_eq!(entry["command"][0], "/bin/sh");
+        }
     }
+    filtered.sort();
+    assert_eq!(filtered, (0..8).map(piped).collect::<Vec<_>>());
     assert_eq!(
         std::fs::metadata(&store)
             .expect("store")
@@ -431,4 +464,228 @@ fn a_store_others_can_write_or_a_planted_manifest_link_is_refused() {
         b"",
         "nothing written through the link"
     );
+}
+
+#[test]
+fn spill_dir_keeps_a_private_file_only_when_truncated() {
+    let root = TempDir::new("spill-dir");
+    let dir = root.join("made/by/toolcap");
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&dir)
+        .write_stdin("fits\n")
+        .assert()
+        .success()
+        .stdout("fits\n");
+    assert_eq!(
+        std::fs::metadata(&dir)
+            .expect("the spill directory")
+            .permissions()
+            .mode()
+            & 0o777,
+        0o700
+    );
+    assert_eq!(
+        stored_outputs(&dir).len(),
+        0,
+        "fitting output leaves no file"
+    );
+
+    let input = repeated("line\n", 100);
+    let output = toolcap()
+        .arg("--spill-dir")
+        .arg(&dir)
+        .arg("--max=20")
+        .write_stdin(input.clone())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success());
+    let files = stored_outputs(&dir);
+    assert_eq!(files.len(), 1);
+    assert_eq!(
+        std::fs::read(&files[0]).expect("read the spill file"),
+        input
+    );
+    assert_eq!(
+        std::fs::metadata(&files[0])
+            .expect("the spill file")
+            .permissions()
+            .mode()
+            & 0o777,
+        0o600
+    );
+    let marker = format!(
+        "[... 480 bytes truncated (lines 3-98); full output in {} ...]",
+        files[0].display()
+    );
+    assert_eq!(
+        output.stdout,
+        truncated(500, 100, &input[..10], &marker, &input[490..])
+    );
+}
+
+#[test]
+fn spill_dir_from_the_environment() {
+    let dir = TempDir::new("spill-env");
+    let input = b"a\nb\nc\nd\n";
+    let output = toolcap()
+        .env("TOOLCAP_SPILL_DIR", dir.path())
+        .arg("--max=4")
+        .write_stdin(input.to_vec())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success(), "{output:?}");
+    let files = stored_outputs(dir.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    let spill = &files[0];
+    assert_eq!(std::fs::read(spill).expect("read the spill file"), input);
+    assert_eq!(
+        std::fs::metadata(spill)
+            .expect("the spill file")
+            .permissions()
+            .mode()
+            & 0o777,
+        0o600
+    );
+    let marker = format!(
+        "[... 4 bytes truncated (lines 2-3); full output in {} ...]",
+        spill.display()
+    );
+    assert_eq!(output.stdout, truncated(8, 4, b"a\n", &marker, b"d\n"));
+    assert_eq!(output.stderr, b"");
+}
+
+#[test]
+fn spill_dir_that_is_a_file_says_not_a_directory() {
+    let dir = TempDir::new("spill-dir-file");
+    let file = dir.join("file");
+    std::fs::write(&file, "").expect("create the file");
+    let reason = format!(
+        "cannot create spill directory '{}': not a directory",
+        file.display()
+    );
+    toolcap()
+        .args(["--max", "10", "--spill-dir"])
+        .arg(&file)
+        .write_stdin(repeated("abcd\n", 10))
+        .assert()
+        .code(1)
+        .stdout(truncated(
+            50,
+            10,
+            b"abcd\n",
+            &format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]"),
+            b"abcd\n",
+        ))
+        .stderr(format!("toolcap: {reason}\n"));
+    assert!(file.is_file(), "toolcap removed the file it could not use");
+}
+
+/// A path that cannot be a spill directory is someone's file: it is never
+/// removed, nor its `.stderr` sibling, nor a symlink; and two streams
+/// failing the same way give one warning.
+#[test]
+fn spill_dir_never_removes_what_it_did_not_create() {
+    let dir = TempDir::new("spill-dir-not-mine");
+    let notes = dir.join("notes");
+    std::fs::write(&notes, "important\n").expect("write notes");
+    std::fs::write(dir.join("notes.stderr"), "keep\n").expect("write notes.stderr");
+    let link = dir.join("link");
+    std::os::unix::fs::symlink(&notes, &link).expect("symlink");
+    toolcap()
+        .args(["--stderr", "separate", "--spill-dir"])
+        .arg(&notes)
+        .args(["--", "sh", "-c", "echo o; echo e >&2"])
+        .assert()
+        .success()
+        .stdout("o\n")
+        .stderr(format!(
+            "e\ntoolcap: warning: cannot create spill directory '{}': not a directory\n",
+            notes.display()
+        ));
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&link)
+        .write_stdin("x\n")
+        .assert()
+        .success()
+        .stdout("x\n");
+    assert_eq!(std::fs::read(&notes).expect("notes"), b"important\n");
+    assert_eq!(
+        std::fs::read(dir.join("notes.stderr")).expect("sibling"),
+        b"keep\n"
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+}
+
+/// A full cache disk must not fail every command whose output fit: the
+/// spill file was going to be deleted anyway.
+#[test]
+fn spill_dir_failure_is_only_a_warning_when_nothing_was_cut() {
+    let dir = TempDir::new("spill-dir-unusable");
+    // A directory that cannot be created: its parent is a regular file.
+    std::fs::write(dir.join("file"), "").expect("create the file");
+    let spill_dir = dir.join("file/spill");
+    let warning = format!(
+        "toolcap: warning: cannot create spill directory '{}': Not a directory (os error 20)\n",
+        spill_dir.display()
+    );
+    for args in [&["--spill-dir"][..], &["-c", "echo fits", "--spill-dir"]] {
+        let stdin = if args.len() == 1 { "fits\n" } else { "" };
+        toolcap()
+            .args(args)
+            .arg(&spill_dir)
+            .write_stdin(stdin)
+            .assert()
+            .code(0)
+            .stdout("fits\n")
+            .stderr(warning.clone());
+    }
+}
+
+/// On a disk that fills up part-way, the spill-dir file is removed (the
+/// marker says it was not saved), and the exit status depends on whether
+/// anything was cut. Needs a private tmpfs mount (util-linux unshare).
+#[test]
+fn spill_dir_file_that_failed_part_way_is_removed() {
+    if !crate::common::require(crate::common::Need::PrivateMount) {
+        return;
+    }
+    let dir = TempDir::new("spill-dir-full");
+    // toolcap's stderr goes outside the private mount, to be read here.
+    let errors_dir = TempDir::new("spill-dir-full-stderr");
+    let errors_file = errors_dir.join("stderr");
+    let bin = crate::common::BIN;
+    for (max, code) in [("100", 1), ("1M", 0)] {
+        // 200,000 bytes into a 64 KiB disk; then list what is left on it.
+        // A fresh tmpfs is writable by all; a store must be private.
+        let script = format!(
+            "chmod 700 '{dir}' && head -c 200000 /dev/zero | tr '\\0' x | {bin} --max {max} --spill-dir '{dir}' \
+             >/dev/null 2>'{errors}'; echo $?; ls -A '{dir}'",
+            dir = dir.path().display(),
+            errors = errors_file.display()
+        );
+        let output = crate::common::with_tiny_tmpfs(dir.path(), &script)
+            .output()
+            .expect("run unshare");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            format!("{code}\nindex.lock\n"),
+            "--max {max}: exit status, then no file left but the store's lock; stderr: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let errors = std::fs::read_to_string(&errors_file).expect("toolcap's stderr");
+        let expected_start = if code == 0 {
+            "toolcap: warning: cannot write spill file"
+        } else {
+            "toolcap: cannot write spill file"
+        };
+        assert!(errors.starts_with(expected_start), "{errors}");
+        assert!(errors.contains("No space left on device"), "{errors}");
+    }
 }
