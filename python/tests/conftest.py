@@ -5,10 +5,12 @@ The reference command is the cargo-built binary when TOOLCAP_BIN names it
 (.ci/run does), else the `toolcap` command this package installed.
 """
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -19,11 +21,36 @@ TOOLCAP = os.environ.get("TOOLCAP_BIN") or shutil.which(
 TIMEOUT = 60
 
 
+# A home, a configuration and a cache directory of the session's own, empty
+# and removed at its end, so that no profiles.toml or store of the user's
+# reaches toolcap (or what it runs), in the reference command or in-process.
+HOME = tempfile.mkdtemp(prefix="toolcap-pytest-home-")
+atexit.register(shutil.rmtree, HOME, ignore_errors=True)
+HERMETIC = {
+    "HOME": os.path.join(HOME, "home"),
+    "XDG_CONFIG_HOME": os.path.join(HOME, "config"),
+    "XDG_CACHE_HOME": os.path.join(HOME, "cache"),
+}
+for _directory in HERMETIC.values():
+    os.mkdir(_directory)
+
+
 def environment(**changes):
-    """This process's environment without the user's TOOLCAP_* settings."""
+    """This process's environment without the user's TOOLCAP_* settings,
+    with the session's own HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("TOOLCAP_")}
+    env.update(HERMETIC)
     env.update(changes)
     return env
+
+
+@pytest.fixture(autouse=True)
+def _hermetic(monkeypatch):
+    """The package's own calls, in this process, see the same."""
+    for name in [name for name in os.environ if name.startswith("TOOLCAP_")]:
+        monkeypatch.delenv(name)
+    for name, value in HERMETIC.items():
+        monkeypatch.setenv(name, value)
 
 
 def cli(args, data=b"", command=None, env=None):

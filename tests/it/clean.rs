@@ -19,7 +19,7 @@ fn coloured_compiler_output_strips_to_the_plain_output() {
         .collect();
     std::fs::write(dir.join("broken.rs"), source + "fn main() {}\n").expect("write source");
     let compile = |colour: &str| {
-        std::process::Command::new("rustc")
+        crate::common::command("rustc")
             .current_dir(dir.path())
             .args([colour, "--crate-type=bin", "-o", "/dev/null", "broken.rs"])
             .output()

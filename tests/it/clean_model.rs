@@ -1126,6 +1126,14 @@ pub mod tests {
         );
     }
 
+    /// The program, with only what `set` turns on and a budget `input`
+    /// fits, prints `expected`: a transform's hand-worked case, end to end.
+    fn only(input: &[u8], set: impl FnOnce(&mut CleanSpec), expected: &[u8]) {
+        let mut spec = CleanSpec::new(Spec::from_max(1_000_000));
+        set(&mut spec);
+        crate::program::prints(input, &spec, expected);
+    }
+
     fn with_spill(spec: Spec, path: &str) -> Spec {
         Spec {
             spill: Some(path.as_bytes().to_vec()),
@@ -1162,6 +1170,7 @@ pub mod tests {
         ];
         for &(input, output) in cases {
             same(&strip_ansi_bytes(input), output);
+            only(input, |spec| spec.strip_ansi = true, output);
         }
     }
 
@@ -1186,6 +1195,7 @@ pub mod tests {
         ];
         for &(input, output) in cases {
             same(&strip_ansi_bytes(input), output);
+            only(input, |spec| spec.strip_ansi = true, output);
         }
     }
 
@@ -1199,6 +1209,7 @@ pub mod tests {
         let mut output = vec![b'x'; 4_466];
         output.push(b'\n');
         same(&strip_ansi_bytes(&input), &output);
+        only(&input, |spec| spec.strip_ansi = true, &output);
     }
 
     #[test]
@@ -1222,6 +1233,7 @@ pub mod tests {
         ];
         for &(input, output) in cases {
             same(&collapse_cr_line(input), output);
+            only(input, |spec| spec.collapse_cr = true, output);
         }
     }
 
@@ -1243,16 +1255,16 @@ pub mod tests {
         ];
         for &(input, output) in cases {
             same(&collapse_cr_line(input), output);
+            only(input, |spec| spec.collapse_cr = true, output);
         }
     }
 
     #[test]
     fn utf8_replaces_each_maximal_invalid_subpart() {
-        let lines = utf8(raw_lines(b"a\xffb\n\xe2\x82\n\xc3(\n\xf0\x9f\x98"));
-        same(
-            &text(&lines),
-            "a\u{FFFD}b\n\u{FFFD}\n\u{FFFD}(\n\u{FFFD}".as_bytes(),
-        );
+        let input = b"a\xffb\n\xe2\x82\n\xc3(\n\xf0\x9f\x98";
+        let output = "a\u{FFFD}b\n\u{FFFD}\n\u{FFFD}(\n\u{FFFD}".as_bytes();
+        same(&text(&utf8(raw_lines(input))), output);
+        only(input, |spec| spec.utf8 = true, output);
     }
 
     #[test]
@@ -1260,6 +1272,7 @@ pub mod tests {
         // A run of 2 stays.
         let lines = squeeze(raw_lines(b"x\nx\ny\n"));
         same(&text(&lines), b"x\nx\ny\n");
+        only(b"x\nx\ny\n", |spec| spec.squeeze = true, b"x\nx\ny\n");
         // A run of 3: the first line and a marker standing for lines 2-3.
         let lines = squeeze(raw_lines(b"x\nx\nx\ny\n"));
         assert_eq!(
@@ -1280,8 +1293,14 @@ pub mod tests {
     fn squeeze_compares_lines_whole() {
         // The last line has no `\n`, so it differs from the others.
         same(&text(&squeeze(raw_lines(b"x\nx\nx"))), b"x\nx\nx");
+        only(b"x\nx\nx", |spec| spec.squeeze = true, b"x\nx\nx");
         same(
             &text(&squeeze(raw_lines(b"x\nx\nx\nx"))),
+            b"x\n[... previous line repeated 2 more times ...]\nx",
+        );
+        only(
+            b"x\nx\nx\nx",
+            |spec| spec.squeeze = true,
             b"x\n[... previous line repeated 2 more times ...]\nx",
         );
         // CRLF lines: the marker ends in `\n`.
@@ -1289,11 +1308,22 @@ pub mod tests {
             &text(&squeeze(raw_lines(b"ok\r\nok\r\nok\r\n"))),
             b"ok\r\n[... previous line repeated 2 more times ...]\n",
         );
+        only(
+            b"ok\r\nok\r\nok\r\n",
+            |spec| spec.squeeze = true,
+            b"ok\r\n[... previous line repeated 2 more times ...]\n",
+        );
         // `x\r\n` and `x\n` differ.
         same(&text(&squeeze(raw_lines(b"x\nx\r\nx\n"))), b"x\nx\r\nx\n");
+        only(b"x\nx\r\nx\n", |spec| spec.squeeze = true, b"x\nx\r\nx\n");
         // Empty lines are lines.
         same(
             &text(&squeeze(raw_lines(b"\n\n\n\n"))),
+            b"\n[... previous line repeated 3 more times ...]\n",
+        );
+        only(
+            b"\n\n\n\n",
+            |spec| spec.squeeze = true,
             b"\n[... previous line repeated 3 more times ...]\n",
         );
     }
@@ -1304,10 +1334,12 @@ pub mod tests {
         line.push(b'\n'); // 65,537 bytes with its `\n`
         let input = line.repeat(3);
         same(&text(&squeeze(raw_lines(&input))), &input);
+        only(&input, |spec| spec.squeeze = true, &input);
         let short = &line[1..]; // 65,536 bytes: squeezed
         let mut output = short.to_vec();
         output.extend(b"[... previous line repeated 2 more times ...]\n");
         same(&text(&squeeze(raw_lines(&short.repeat(3)))), &output);
+        only(&short.repeat(3), |spec| spec.squeeze = true, &output);
     }
 
     #[test]
@@ -1370,11 +1402,21 @@ pub mod tests {
             )),
             b"a 1\na 2\nb\n",
         );
+        crate::program::prints(
+            b"a 1\na 2\nb\n",
+            &fold_spec(false, &[], &[]),
+            b"a 1\na 2\nb\n",
+        );
         same(
             &text(&fold(
                 raw_lines(b"a 1\na 2\na 3"),
                 &fold_spec(false, &[], &[]),
             )),
+            b"a 1\n[... 1 similar line folded ...]\na 3",
+        );
+        crate::program::prints(
+            b"a 1\na 2\na 3",
+            &fold_spec(false, &[], &[]),
             b"a 1\n[... 1 similar line folded ...]\na 3",
         );
     }
@@ -1391,6 +1433,12 @@ pub mod tests {
             b"t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAILED\n\
               t 5 ok\n[... 1 similar line folded ...]\nt 7 ok\n",
         );
+        crate::program::prints(
+            input,
+            &fold_spec(false, &["FAILED"], &["^t "]),
+            b"t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAILED\n\
+              t 5 ok\n[... 1 similar line folded ...]\nt 7 ok\n",
+        );
     }
 
     #[test]
@@ -1404,6 +1452,12 @@ pub mod tests {
         };
         same(
             &text(&cleaned(b"n 1\nn 2\nn 2\nn 2\nn 3\nn 4\nn 5\n", &spec)),
+            b"n 1\nn 2\n[... previous line repeated 2 more times ...]\n\
+              n 3\n[... 1 similar line folded ...]\nn 5\n",
+        );
+        crate::program::prints(
+            b"n 1\nn 2\nn 2\nn 2\nn 3\nn 4\nn 5\n",
+            &spec,
             b"n 1\nn 2\n[... previous line repeated 2 more times ...]\n\
               n 3\n[... 1 similar line folded ...]\nn 5\n",
         );
@@ -1444,6 +1498,7 @@ pub mod tests {
         ];
         for &(input, size, output) in cases {
             same(&max_line_line(input, size), output);
+            only(input, |spec| spec.max_line = Some(size), output);
         }
     }
 
@@ -1455,18 +1510,27 @@ pub mod tests {
         // starts at 7 (an AC), forward to 8. 6 bytes removed.
         let output = b"ab [... 6 bytes of this line truncated ...] cd\n";
         same(&max_line_line(line, 6), output);
+        only(line, |spec| spec.max_line = Some(6), output);
         // SIZE 4 cuts at 2 and 8, on character starts already.
         same(&max_line_line(line, 4), output);
+        only(line, |spec| spec.max_line = Some(4), output);
         // SIZE 5: 2 and 7 -> 8.
         same(&max_line_line(line, 5), output);
+        only(line, |spec| spec.max_line = Some(5), output);
         // SIZE 8: the first part ends at 4 (an AC): back to 2, two moves;
         // the last starts at 6 (an 82): forward to 8.
         same(&max_line_line(line, 8), output);
+        only(line, |spec| spec.max_line = Some(8), output);
         // Invalid bytes: five 0x80 between 'a' and 'b', SIZE 4. The first
         // part ends at 2 (0x80), back to 1 (0x80), back to 0 ('a' stops
         // it). The last starts at 7 - 2 = 5 (0x80) and moves to 6 ('b').
         same(
             &max_line_line(b"a\x80\x80\x80\x80\x80b", 4),
+            b" [... 6 bytes of this line truncated ...] b",
+        );
+        only(
+            b"a\x80\x80\x80\x80\x80b",
+            |spec| spec.max_line = Some(4),
             b" [... 6 bytes of this line truncated ...] b",
         );
     }
@@ -1476,10 +1540,23 @@ pub mod tests {
         let input = b"ab\0cd\nef";
         let summary = binary_summary(input, None).expect("a NUL: binary");
         same(&summary.text, b"[binary output: 8 bytes]\n");
+        only(
+            input,
+            |spec| spec.binary_summary = true,
+            b"[binary output: 8 bytes]\n",
+        );
         assert_eq!(summary.raw, (1, 2));
         let summary = binary_summary(input, Some(b"/tmp/s.log")).expect("binary");
         same(
             &summary.text,
+            b"[binary output: 8 bytes; full output in /tmp/s.log]\n",
+        );
+        only(
+            input,
+            |spec| {
+                spec.binary_summary = true;
+                spec.core.spill = Some(b"/tmp/s.log".to_vec());
+            },
             b"[binary output: 8 bytes; full output in /tmp/s.log]\n",
         );
         // Only the first 8 KiB are looked at.
@@ -1499,15 +1576,22 @@ pub mod tests {
         };
         // strip-ansi before collapse-cr: the `\r` becomes part of `\r\n`.
         same(&text(&cleaned(b"a\r\x1b[0m\n", &all)), b"a\r\n");
+        crate::program::prints(b"a\r\x1b[0m\n", &all, b"a\r\n");
         // collapse-cr before utf8: a backspace removes one invalid byte,
         // not the U+FFFD that would replace it.
         same(
             &text(&cleaned(b"a\xe2\x82\x08\n", &all)),
             "a\u{FFFD}\n".as_bytes(),
         );
+        crate::program::prints(b"a\xe2\x82\x08\n", &all, "a\u{FFFD}\n".as_bytes());
         // utf8 before squeeze: different invalid bytes become one line.
         same(
             &text(&cleaned(b"\xff\n\xfe\n\xff\n", &all)),
+            "\u{FFFD}\n[... previous line repeated 2 more times ...]\n".as_bytes(),
+        );
+        crate::program::prints(
+            b"\xff\n\xfe\n\xff\n",
+            &all,
             "\u{FFFD}\n[... previous line repeated 2 more times ...]\n".as_bytes(),
         );
         // squeeze before max-line: lines that differ only in the part
@@ -1520,17 +1604,27 @@ pub mod tests {
               ab [... 1 bytes of this line truncated ...] cd\n\
               x\n[... previous line repeated 2 more times ...]\n",
         );
+        crate::program::prints(
+            b"abXcd\nabYcd\nabZcd\nx\nx\nx\n",
+            &all,
+            b"ab [... 1 bytes of this line truncated ...] cd\n\
+              ab [... 1 bytes of this line truncated ...] cd\n\
+              ab [... 1 bytes of this line truncated ...] cd\n\
+              x\n[... previous line repeated 2 more times ...]\n",
+        );
         // The binary check comes first and replaces everything.
         same(
             &text(&cleaned(b"\x1b[31m\0\r\n", &all)),
             b"[binary output: 8 bytes]\n",
         );
+        crate::program::prints(b"\x1b[31m\0\r\n", &all, b"[binary output: 8 bytes]\n");
         // Each transform alone on a binary input when --binary text.
         let text_mode = CleanSpec {
             binary_summary: false,
             ..all
         };
         same(&text(&cleaned(b"\x1b[31m\0x\n", &text_mode)), b"\0x\n");
+        crate::program::prints(b"\x1b[31m\0x\n", &text_mode, b"\0x\n");
     }
 
     /// The README's build log, before `toolcap --clean` ("shown with `cat
@@ -1562,6 +1656,11 @@ pub mod tests {
                 README_BUILD_LOG,
                 &CleanSpec::new(Spec::from_max(10_000)).clean(),
             ),
+            README_BUILD_LOG_CLEANED,
+        );
+        crate::program::prints(
+            README_BUILD_LOG,
+            &CleanSpec::new(Spec::from_max(10_000)).clean(),
             README_BUILD_LOG_CLEANED,
         );
     }
@@ -1602,6 +1701,7 @@ pub mod tests {
         output.extend(b"test result: FAILED\n");
         let spec = keep(Spec::from_max(300), &["FAILED"], None, 0);
         same(&expected_output(&readme_keep_input(), &spec), &output);
+        crate::program::prints(&readme_keep_input(), &spec, &output);
     }
 
     #[test]
@@ -1625,6 +1725,16 @@ pub mod tests {
               [... 46 bytes truncated (lines 3-5); full output in /tmp/s ...]\n\
               tail\n",
         );
+        crate::program::prints(
+            input,
+            &spec,
+            b"Warning: truncated output (original token count: 16)\n\
+              Total output lines: 4\n\
+              Cleaned: 30 raw bytes became 61 bytes\n\n\
+              head\nsame\n\
+              [... 46 bytes truncated (lines 3-5); full output in /tmp/s ...]\n\
+              tail\n",
+        );
         // H = 7: h stays at 7 (back to 5 would lose 2 > floor(7/4)), inside
         // "same" of line 2: lines 2-5.
         let spec = CleanSpec {
@@ -1633,6 +1743,16 @@ pub mod tests {
         };
         same(
             &expected_output(input, &spec),
+            b"Warning: truncated output (original token count: 16)\n\
+              Total output lines: 4\n\
+              Cleaned: 30 raw bytes became 61 bytes\n\n\
+              head\nsa\n\
+              [... 49 bytes truncated (lines 2-5); full output in /tmp/s ...]\n\
+              tail\n",
+        );
+        crate::program::prints(
+            input,
+            &spec,
             b"Warning: truncated output (original token count: 16)\n\
               Total output lines: 4\n\
               Cleaned: 30 raw bytes became 61 bytes\n\n\
@@ -1664,6 +1784,15 @@ pub mod tests {
               ab\n\
               [... 3 bytes truncated (lines 2-3); full output in /s ...]\n",
         );
+        crate::program::prints(
+            b"ab\ncd\n\x1b[0m",
+            &spec,
+            b"Warning: truncated output (original token count: 2)\n\
+              Total output lines: 2\n\
+              Cleaned: 10 raw bytes became 6 bytes\n\n\
+              ab\n\
+              [... 3 bytes truncated (lines 2-3); full output in /s ...]\n",
+        );
     }
 
     #[test]
@@ -1682,8 +1811,18 @@ pub mod tests {
               [... 4 bytes truncated ...]\n\
               gh",
         );
+        crate::program::prints(
+            b"abcdefgh",
+            &spec,
+            b"Warning: truncated output (original token count: 2)\n\
+              Total output lines: 1\n\n\
+              ab\n\
+              [... 4 bytes truncated ...]\n\
+              gh",
+        );
         // A stream that fits after cleaning: no header at all.
         same(&expected_output(b"\x1b[31mab\x1b[0m", &spec), b"ab");
+        crate::program::prints(b"\x1b[31mab\x1b[0m", &spec, b"ab");
         // --no-header omits the third line too.
         let spec = CleanSpec {
             strip_ansi: true,
@@ -1696,6 +1835,11 @@ pub mod tests {
             &expected_output(b"\x1b[31mabcdefgh", &spec),
             b"ab\n[... 4 bytes truncated ...]\ngh",
         );
+        crate::program::prints(
+            b"\x1b[31mabcdefgh",
+            &spec,
+            b"ab\n[... 4 bytes truncated ...]\ngh",
+        );
     }
 
     #[test]
@@ -1706,6 +1850,7 @@ pub mod tests {
             &expected_output(b"ab\0cd", &spec),
             b"[binary output: 5 bytes]\n",
         );
+        crate::program::prints(b"ab\0cd", &spec, b"[binary output: 5 bytes]\n");
         // 50 x "\0\n" = 100 raw bytes, 50 raw lines, with a spill file:
         // "[binary output: 100 bytes; full output in /s]\n" is 46 bytes.
         // H = T = 10: h = 10, t = 36 (the `\n` at 45 is too far). The one
@@ -1713,6 +1858,16 @@ pub mod tests {
         let spec = CleanSpec::new(with_spill(Spec::new(10, 10), "/s")).clean();
         same(
             &expected_output(&b"\0\n".repeat(50), &spec),
+            b"Warning: truncated output (original token count: 12)\n\
+              Total output lines: 1\n\
+              Cleaned: 100 raw bytes became 46 bytes\n\n\
+              [binary ou\n\
+              [... 26 bytes truncated (lines 1-50); full output in /s ...]\n\
+              ut in /s]\n",
+        );
+        crate::program::prints(
+            &b"\0\n".repeat(50),
+            &spec,
             b"Warning: truncated output (original token count: 12)\n\
               Total output lines: 1\n\
               Cleaned: 100 raw bytes became 46 bytes\n\n\
@@ -1729,6 +1884,15 @@ pub mod tests {
         let input = b"head\nerr a\nok\nerr bbbbbbb\nerr c\nok\ntail\n";
         same(
             &expected_output(input, &keep(Spec::new(7, 7), &["err"], None, 0)),
+            b"Warning: truncated output (original token count: 10)\n\
+              Total output lines: 7\n\n\
+              head\n\
+              [... 30 bytes truncated; 3 more matching lines not shown ...]\n\
+              tail\n",
+        );
+        crate::program::prints(
+            input,
+            &keep(Spec::new(7, 7), &["err"], None, 0),
             b"Warning: truncated output (original token count: 10)\n\
               Total output lines: 7\n\n\
               head\n\

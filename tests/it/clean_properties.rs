@@ -48,7 +48,9 @@ fn render(report: StreamReport, spill: Option<&[u8]>) -> Vec<u8> {
     out
 }
 
-fn streamed_output(input: &[u8], spec: &CleanSpec, chunks: &[usize]) -> Vec<u8> {
+/// What the library prints for `input` under `spec`, pushed in pieces of
+/// the sizes in `chunks`, its marker naming the spec's spill path.
+pub fn streamed_output(input: &[u8], spec: &CleanSpec, chunks: &[usize]) -> Vec<u8> {
     let options = clean_options(spec);
     render(
         streamed_report(input, &options, chunks),
@@ -264,7 +266,7 @@ fn marker_counts(output: &[u8]) -> Vec<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(1500), ..ProptestConfig::default() })]
 
     #[test]
     fn cleaned_and_kept_runs_match_the_model(
@@ -315,7 +317,7 @@ fn content_len(output: &[u8], header: bool) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(1000), ..ProptestConfig::default() })]
 
     /// Issue 21: `--max` is the ceiling of the content, kept lines, their
     /// markers and the fold and squeeze markers included, whatever the
@@ -411,7 +413,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(500), ..ProptestConfig::default() })]
 
     /// Fold accounting: with a budget the input fits, the lines shown plus
     /// the counts in the fold markers are the lines of the stream cleaned
@@ -472,14 +474,16 @@ fn fold_split_anywhere_matches_the_model() {
 }
 
 /// The command-line arguments that mean `spec`, spilling to `spill`.
-fn arguments(spec: &CleanSpec, spill: &std::path::Path) -> Vec<String> {
+pub fn arguments(spec: &CleanSpec, spill: Option<&std::path::Path>) -> Vec<String> {
     let core = &spec.core;
     let mut args = vec![
         format!("--head={}", core.head),
         format!("--tail={}", core.tail),
         format!("--cut={}", if core.cut_lines { "lines" } else { "bytes" }),
-        format!("--spill={}", spill.display()),
     ];
+    if let Some(spill) = spill {
+        args.push(format!("--spill={}", spill.display()));
+    }
     if let Some(lines) = core.lines {
         args.push(format!("--lines={lines}"));
     }
@@ -539,7 +543,7 @@ fn arguments(spec: &CleanSpec, spill: &std::path::Path) -> Vec<String> {
 
 proptest! {
     // Each case starts a process: fewer cases, the same model.
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(48), ..ProptestConfig::default() })]
 
     /// The command line means what the model means, end to end, and the
     /// spill file holds the raw input byte for byte, whatever cleaning did.
@@ -548,7 +552,7 @@ proptest! {
         let dir = TempDir::new("clean-property");
         let spill = dir.join("full output.log");
         let output = toolcap()
-            .args(arguments(&spec, &spill))
+            .args(arguments(&spec, Some(&spill)))
             .write_stdin(b.0.clone())
             .output()
             .expect("run toolcap");

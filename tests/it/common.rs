@@ -16,24 +16,104 @@ pub const TIMEOUT: Duration = Duration::from_secs(60);
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_toolcap");
 
-/// toolcap, with the user's TOOLCAP_* settings removed and a timeout.
-pub fn toolcap() -> Command {
-    let mut command = Command::from_std(std_toolcap());
-    command.timeout(TIMEOUT);
-    command
+/// Set (to anything) by CI: every property test runs its full number of
+/// cases, not the share that keeps `cargo test` within a few minutes.
+/// Not TOOLCAP_*: no test reads those, and the binary must never see it.
+pub const FULL_CASES_VARIABLE: &str = "FULL_PROPERTY_CASES";
+
+/// How many cases a property test of `full` cases runs: all of them when
+/// [`FULL_CASES_VARIABLE`] is set, else an eighth (at least 8, or `full`
+/// if smaller): the full counts spent 361 of `cargo test`'s 415
+/// test-seconds; an eighth keeps it within 4 minutes (TESTING.md).
+pub fn cases(full: u32) -> u32 {
+    if std::env::var_os(FULL_CASES_VARIABLE).is_some() {
+        full
+    } else {
+        (full / 8).max(full.min(8))
+    }
 }
 
-/// The same, as a plain process for tests that need signals or pids. Its
-/// stdin is /dev/null unless a test sets one: CI may run with none at all.
-pub fn std_toolcap() -> StdCommand {
-    let mut command = StdCommand::new(BIN);
+/// A command with an environment of its own: fresh, empty `HOME`,
+/// `XDG_CONFIG_HOME` and `XDG_CACHE_HOME` (removed with it) and no
+/// `TOOLCAP_*` variable, so that nothing of the user's (a profiles.toml,
+/// a default store, a setting) reaches the process or what it starts.
+/// It derefs to the command; keep it alive as long as the process runs
+/// (`KillOnDrop::spawn` takes it for that).
+pub struct Hermetic<C> {
+    command: C,
+    // Dropped after the command's process ended: see `KillOnDrop`.
+    _home: TempDir,
+}
+
+impl<C> std::ops::Deref for Hermetic<C> {
+    type Target = C;
+    fn deref(&self) -> &C {
+        &self.command
+    }
+}
+
+impl<C> std::ops::DerefMut for Hermetic<C> {
+    fn deref_mut(&mut self) -> &mut C {
+        &mut self.command
+    }
+}
+
+impl<C> Hermetic<C> {
+    /// The command after `set_up`, still owning its home: for
+    /// `KillOnDrop::spawn(std_toolcap().with(|c| c.arg(..)))`.
+    pub fn with(mut self, set_up: impl FnOnce(&mut C) -> &mut C) -> Hermetic<C> {
+        set_up(&mut self.command);
+        self
+    }
+}
+
+/// `program`, hermetic (see [`Hermetic`]), its stdin /dev/null unless a
+/// test sets one: CI may run with none at all.
+pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Hermetic<StdCommand> {
+    let home = TempDir::new("home");
+    let mut command = StdCommand::new(program);
     command.stdin(Stdio::null());
     for (name, _) in std::env::vars_os() {
         if name.to_string_lossy().starts_with("TOOLCAP_") {
             command.env_remove(name);
         }
     }
-    command
+    for (variable, dir) in [
+        ("HOME", "home"),
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_CACHE_HOME", "cache"),
+    ] {
+        let path = home.join(dir);
+        std::fs::create_dir(&path)
+            .unwrap_or_else(|err| panic!("cannot create '{}': {err}", path.display()));
+        command.env(variable, path);
+    }
+    Hermetic {
+        command,
+        _home: home,
+    }
+}
+
+impl Hermetic<StdCommand> {
+    /// The same command under assert_cmd, killed after [`TIMEOUT`].
+    pub fn timed(self) -> Hermetic<Command> {
+        let mut command = Command::from_std(self.command);
+        command.timeout(TIMEOUT);
+        Hermetic {
+            command,
+            _home: self._home,
+        }
+    }
+}
+
+/// toolcap, hermetic (see [`Hermetic`]), with a timeout.
+pub fn toolcap() -> Hermetic<Command> {
+    std_toolcap().timed()
+}
+
+/// The same, as a plain process for tests that need signals or pids.
+pub fn std_toolcap() -> Hermetic<StdCommand> {
+    command(BIN)
 }
 
 /// toolcap's stdout for `args` on `input`; the run must succeed.
@@ -126,7 +206,7 @@ pub fn hermetic_git_env(dir: &Path) -> Vec<(String, std::ffi::OsString)> {
 /// Runs git in `dir`, hermetic (see [`hermetic_git_env`]); it must
 /// succeed. Returns its stdout.
 pub fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
-    let out = StdCommand::new("git")
+    let out = command("git")
         .current_dir(dir)
         .envs(hermetic_git_env(dir))
         .args(args)
@@ -200,6 +280,9 @@ impl Drop for TempDir {
 pub struct KillOnDrop {
     child: Option<Child>,
     pgid_file: Option<PathBuf>,
+    // The spawned command's home outlives its process: removed after the
+    // kill, as fields drop after `drop` ran.
+    command: Option<Hermetic<StdCommand>>,
 }
 
 impl KillOnDrop {
@@ -213,6 +296,7 @@ impl KillOnDrop {
         KillOnDrop {
             child: None,
             pgid_file: Some(pgid_file),
+            command: None,
         }
     }
 
@@ -223,11 +307,12 @@ impl KillOnDrop {
     }
 
     /// Spawns `command` (one process per guard) and keeps it to kill.
-    pub fn spawn(&mut self, command: &mut StdCommand) -> &mut Child {
+    pub fn spawn(&mut self, mut command: Hermetic<StdCommand>) -> &mut Child {
         assert!(self.child.is_none(), "one spawned process per KillOnDrop");
         let child = command
             .spawn()
-            .unwrap_or_else(|err| panic!("cannot spawn {command:?}: {err}"));
+            .unwrap_or_else(|err| panic!("cannot spawn {:?}: {err}", *command));
+        self.command = Some(command);
         self.child.insert(child)
     }
 
@@ -361,8 +446,13 @@ pub enum Need {
     /// util-linux `unshare` able to make a private mount namespace in which
     /// a tiny tmpfs can be mounted: a full disk that vanishes with the test.
     PrivateMount,
+    /// The same, where that tmpfs can then be made read-only (`mount -o
+    /// remount,ro`): some container runtimes refuse it.
+    ReadOnlyRemount,
     /// `git`, to make a real diff in a temporary repository.
     Git,
+    /// GNU `diff` (`--label`), to make a real unified diff.
+    Diff,
     /// Python's pytest (`python3 -m pytest`), to produce a real test run.
     Pytest,
     /// bash, to run the completion script.
@@ -380,7 +470,12 @@ pub fn require(need: Need) -> bool {
         Need::Script => ("util-linux script", check_tool("script", "util-linux")),
         Need::Timeout => ("coreutils timeout", check_tool("timeout", "coreutils")),
         Need::PrivateMount => ("a private tmpfs mount (unshare)", check_private_mount()),
+        Need::ReadOnlyRemount => (
+            "a private tmpfs remounted read-only (unshare, mount -o remount,ro)",
+            check_read_only_remount(),
+        ),
         Need::Git => ("git", check_tool("git", "git")),
+        Need::Diff => ("GNU diff", check_tool("diff", "diffutils")),
         Need::Pytest => ("pytest (pip install pytest)", check_pytest()),
         Need::Bash => ("bash", check_tool("bash", "bash")),
     };
@@ -397,9 +492,8 @@ pub fn require(need: Need) -> bool {
 }
 
 fn check_pytest() -> Result<(), String> {
-    let output = StdCommand::new("python3")
+    let output = command("python3")
         .args(["-m", "pytest", "--version"])
-        .stdin(Stdio::null())
         .output()
         .map_err(|err| format!("cannot run python3: {err}"))?;
     if output.status.success() {
@@ -440,28 +534,39 @@ fn check_dev_full() -> Result<(), String> {
 
 /// The shell command that runs `script` in a private mount namespace with
 /// a 64 KiB tmpfs on `dir`: the mount is gone when the namespace ends.
-pub fn with_tiny_tmpfs(dir: &Path, script: &str) -> StdCommand {
-    let mut command = StdCommand::new("unshare");
-    command
+pub fn with_tiny_tmpfs(dir: &Path, script: &str) -> Hermetic<StdCommand> {
+    let mut unshare = command("unshare");
+    unshare
         .args(["--mount", "--map-root-user", "sh", "-c"])
         .arg(format!(
             "mount -t tmpfs -o size=64k tmpfs '{}' && {script}",
             dir.display()
         ));
-    command.stdin(Stdio::null());
-    command
+    unshare
 }
 
 fn check_private_mount() -> Result<(), String> {
+    check_mount_script("mounting a tmpfs in a private namespace", |_| "true".into())
+}
+
+fn check_read_only_remount() -> Result<(), String> {
+    check_mount_script("remounting a private tmpfs read-only", |dir| {
+        format!("mount -o remount,ro '{}'", dir.display())
+    })
+}
+
+/// Whether the script that `script` makes for the mount point succeeds on
+/// a tiny tmpfs in a private namespace.
+fn check_mount_script(what: &str, script: impl FnOnce(&Path) -> String) -> Result<(), String> {
     let dir = TempDir::new("mount-check");
-    let output = with_tiny_tmpfs(dir.path(), "true")
+    let output = with_tiny_tmpfs(dir.path(), &script(dir.path()))
         .output()
         .map_err(|err| format!("cannot run 'unshare': {err}"))?;
     if output.status.success() {
         Ok(())
     } else {
         Err(format!(
-            "mounting a tmpfs in a private namespace failed ({}): {}",
+            "{what} failed ({}): {}",
             output.status,
             String::from_utf8_lossy(&output.stderr).trim()
         ))
@@ -471,9 +576,8 @@ fn check_private_mount() -> Result<(), String> {
 /// Whether `program --version` runs and names `package`: the tests rely on
 /// that implementation's options.
 fn check_tool(program: &str, package: &str) -> Result<(), String> {
-    let output = StdCommand::new(program)
+    let output = command(program)
         .arg("--version")
-        .stdin(Stdio::null())
         .output()
         .map_err(|err| format!("cannot run '{program}': {err}"))?;
     let version = String::from_utf8_lossy(&output.stdout);

@@ -5,7 +5,6 @@
 //! no file and no hunk in the middle, the plain marker). Byte-exact.
 
 use std::path::Path;
-use std::process::Command as StdCommand;
 
 use crate::common::{Need, TempDir, git, hermetic_git_env, require, toolcap};
 
@@ -45,6 +44,9 @@ fn text(bytes: &[u8]) -> String {
 
 #[test]
 fn diff_marker_of_a_folded_diff_u_counts_every_hunk_in_the_middle() {
+    if !require(Need::Diff) {
+        return;
+    }
     // `--fold` leaves a marker line inside each hunk; the hunks after the
     // first used to go uncounted ("1 hunks" for these 3).
     let dir = TempDir::new("diff-fold");
@@ -59,7 +61,7 @@ fn diff_marker_of_a_folded_diff_u_counts_every_hunk_in_the_middle() {
         .collect();
     std::fs::write(dir.join("a.txt"), old).unwrap();
     std::fs::write(dir.join("b.txt"), new).unwrap();
-    let diff = StdCommand::new("diff")
+    let diff = crate::common::command("diff")
         .current_dir(dir.path())
         .args([
             "-u", "--label", "a.txt", "--label", "b.txt", "a.txt", "b.txt",

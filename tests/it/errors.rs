@@ -100,7 +100,7 @@ fn stdout_closed_early_is_a_quiet_success_and_the_spill_is_complete() {
         crate::common::BIN,
         spill.display()
     );
-    let output = std::process::Command::new("bash")
+    let output = crate::common::command("bash")
         .args(["-o", "pipefail", "-c", &script])
         .output()
         .expect("run bash");

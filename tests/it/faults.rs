@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
-use std::process::{Command as StdCommand, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::{
@@ -35,7 +35,7 @@ fn thousand_capped(marker: &str) -> Vec<u8> {
 
 /// Runs `script` with bash (pipefail) and returns stdout, stderr and status.
 fn bash(script: &str) -> (Vec<u8>, String, Option<i32>) {
-    let output = StdCommand::new("bash")
+    let output = crate::common::command("bash")
         .args(["-o", "pipefail", "-c", script])
         .stdin(Stdio::null())
         .output()
@@ -131,18 +131,20 @@ fn a_file_that_disappears_before_its_turn_is_named_and_the_others_are_capped() {
     let dir = TempDir::new("disappearing");
     let fifo = dir.join("fifo");
     let later = dir.join("later");
-    let status = StdCommand::new("mkfifo").arg(&fifo).status().unwrap();
+    let status = crate::common::command("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(status.success());
     std::fs::write(&later, "gone before its turn\n").unwrap();
     let mut guard = KillOnDrop::new();
-    guard.spawn(
-        std_toolcap()
-            .args(["--max", "100"])
+    guard.spawn(std_toolcap().with(|c| {
+        c.args(["--max", "100"])
             .arg(&fifo)
             .arg(&later)
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    );
+            .stderr(Stdio::piped())
+    }));
     // toolcap is reading the FIFO (its open blocks until we open it too):
     // remove the second file, then give the first its content.
     let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
@@ -235,13 +237,12 @@ fn a_file_truncated_while_being_read_gives_what_was_read_and_a_warning() {
         .set_len(8 << 30)
         .unwrap();
     let mut guard = KillOnDrop::new();
-    let child = guard.spawn(
-        std_toolcap()
-            .args(["--json", "--max", "100"])
+    let child = guard.spawn(std_toolcap().with(|c| {
+        c.args(["--json", "--max", "100"])
             .arg(&file)
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    );
+            .stderr(Stdio::piped())
+    }));
     let pid = child.id();
     // Wait until toolcap has read part of it (its offset, from /proc).
     let started = Instant::now();
@@ -291,7 +292,7 @@ fn a_file_truncated_while_being_read_gives_what_was_read_and_a_warning() {
 
 #[test]
 fn spill_and_store_on_a_read_only_disk_still_give_the_capped_output() {
-    if !require(Need::PrivateMount) {
+    if !require(Need::ReadOnlyRemount) {
         return;
     }
     let dir = TempDir::new("read-only");
@@ -379,20 +380,21 @@ fn sixteen_concurrent_store_writers_with_retention_leave_a_consistent_store() {
     let store = dir.join("store");
     let runs: Vec<_> = (0..16)
         .map(|run| {
-            std_toolcap()
-                .args(["--max", "100", "--retain", "5", "--spill-dir"])
-                .arg(&store)
-                .arg("-c")
-                .arg(format!(
-                    "i=0; while [ $i -lt 2000 ]; do echo run {run} line $i; i=$((i+1)); done"
-                ))
-                .stdout(Stdio::null())
-                .spawn()
-                .expect("spawn toolcap")
+            let mut guard = KillOnDrop::new();
+            guard.spawn(std_toolcap().with(|c| {
+                c.args(["--max", "100", "--retain", "5", "--spill-dir"])
+                    .arg(&store)
+                    .arg("-c")
+                    .arg(format!(
+                        "i=0; while [ $i -lt 2000 ]; do echo run {run} line $i; i=$((i+1)); done"
+                    ))
+                    .stdout(Stdio::null())
+            }));
+            guard
         })
         .collect();
     for mut run in runs {
-        assert!(run.wait().expect("wait").success());
+        assert!(run.child().wait().expect("wait").success());
     }
     // The last writer pruned after everyone had recorded: five outputs,
     // each listed once and complete, and no file that is not listed.
@@ -432,13 +434,12 @@ fn pruning_removes_what_a_killed_run_left_in_the_store_but_not_a_running_output(
             run.pgid_file().display()
         );
         let before = stored_outputs(&store).len();
-        run.spawn(
-            std_toolcap()
-                .args(["--max", "10", "--spill-dir"])
+        run.spawn(std_toolcap().with(|c| {
+            c.args(["--max", "10", "--spill-dir"])
                 .arg(&store)
                 .args(["-c", &script])
-                .stdout(Stdio::null()),
-        );
+                .stdout(Stdio::null())
+        }));
         wait_until("the run's output file", || {
             stored_outputs(&store).len() > before && run.pgid_file().exists()
         });
@@ -636,7 +637,7 @@ fn a_child_that_leaves_a_daemon_holding_the_pipe_returns_after_the_drain() {
     impl Drop for KillDaemon<'_> {
         fn drop(&mut self) {
             if let Ok(pid) = std::fs::read_to_string(self.0) {
-                let _ = StdCommand::new("kill").arg(pid.trim()).status();
+                let _ = crate::common::command("kill").arg(pid.trim()).status();
             }
         }
     }

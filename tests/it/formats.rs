@@ -4,7 +4,6 @@
 //! with a quoted newline. Byte-exact examples, and property tests against
 //! the README's words (`format_model.rs`) over many budgets.
 
-use std::process::Command as StdCommand;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
@@ -61,7 +60,7 @@ fn cargo_metadata() -> &'static [u8] {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
         let run = |extra: &[&str]| {
-            StdCommand::new(&cargo)
+            crate::common::command(&cargo)
                 .args([
                     "metadata",
                     "--format-version",
@@ -283,7 +282,7 @@ fn json_value() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(64), ..ProptestConfig::default() })]
 
     #[test]
     fn json_random_documents_keep_their_promises(
@@ -303,7 +302,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(16), ..ProptestConfig::default() })]
 
     /// Budgets from 100 bytes to 1 MB, spread evenly on a log scale.
     #[test]
@@ -525,7 +524,7 @@ fn diff_real_git_diff_byte_for_byte_through_the_binary() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(200), ..ProptestConfig::default() })]
 
     #[test]
     fn diff_cuts_keep_hunks_whole_and_name_the_omitted_files(head in 0u64..8_000, tail in 0u64..8_000) {
@@ -788,7 +787,7 @@ fn csv_table() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(300), ..ProptestConfig::default() })]
 
     /// Where the csv crate says rows start, the cuts land (when a row
     /// start lies within the budget), and the header row comes again

@@ -5,17 +5,16 @@
 //! Every test has a HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME of its own.
 
 use std::path::Path;
-use std::process::Command as StdCommand;
 
 use serde_json::{Value, json};
 
-use crate::common::{BIN, TempDir, toolcap};
+use crate::common::{BIN, Hermetic, TempDir, toolcap};
 
 /// The options of a wrapped command by default, from the issue.
 const DEFAULT: &str = "--max 16k --clean --keep-errors --profile auto --store --plain-env --redact";
 
 /// toolcap with a home of its own under `dir`.
-fn hermetic(dir: &TempDir) -> assert_cmd::Command {
+fn hermetic(dir: &TempDir) -> Hermetic<assert_cmd::Command> {
     let mut command = toolcap();
     command
         .env("HOME", dir.path())
@@ -303,7 +302,7 @@ fn rewritten(dir: &TempDir, command: &str) -> String {
 /// Runs `line` with `sh -c` where `toolcap` is the binary under test.
 fn sh(dir: &TempDir, line: &str) -> std::process::Output {
     let bin_dir = Path::new(BIN).parent().expect("the binary's directory");
-    StdCommand::new("/bin/sh")
+    crate::common::command("/bin/sh")
         .arg("-c")
         .arg(line)
         .env_clear()

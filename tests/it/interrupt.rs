@@ -33,14 +33,13 @@ fn interrupted_filter(args: &[&str], input: &[u8], signal: i32) -> (Vec<u8>, Opt
     let dir = TempDir::new("interrupted-filter");
     let spill = dir.join("full");
     let mut run = KillOnDrop::new();
-    let child = run.spawn(
-        std_toolcap()
-            .args(args)
+    let child = run.spawn(std_toolcap().with(|c| {
+        c.args(args)
             .arg("--spill")
             .arg(&spill)
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped()),
-    );
+            .stdout(Stdio::piped())
+    }));
     // The writing end stays open: only the signal can end the reading.
     let mut stdin = child.stdin.take().expect("piped stdin");
     stdin.write_all(input).expect("write the input");
@@ -112,7 +111,7 @@ fn second_interrupt_kills_a_command_that_traps_both() {
         pgid = run.pgid_file().display(),
         ready = ready.display()
     );
-    let child = run.spawn(std_toolcap().args(["-c", &script]).stdout(Stdio::piped()));
+    let child = run.spawn(std_toolcap().with(|c| c.args(["-c", &script]).stdout(Stdio::piped())));
     wait_until("the command to start", || ready.exists());
     crate::common::signals::kill(child.id() as i32, libc::SIGINT).expect("signal toolcap");
     std::thread::sleep(Duration::from_millis(300));
@@ -135,7 +134,7 @@ fn second_interrupt_kills_a_command_that_traps_both() {
 /// only, with a marker variable).
 #[test]
 fn signals_have_their_default_action_again_after_a_library_run() {
-    const CHILD: &str = "TOOLCAP_TEST_EMBEDDED_RUN";
+    const CHILD: &str = "EMBEDDED_LIBRARY_RUN";
     if std::env::var_os(CHILD).is_some() {
         for mode in [
             toolcap::Mode::Filter(vec![toolcap::Input::Stdin]),
@@ -148,7 +147,7 @@ fn signals_have_their_default_action_again_after_a_library_run() {
         println!("STILL ALIVE");
         return;
     }
-    let output = std::process::Command::new(std::env::current_exe().expect("test binary"))
+    let output = crate::common::command(std::env::current_exe().expect("test binary"))
         .args([
             "--exact",
             "interrupt::signals_have_their_default_action_again_after_a_library_run",
@@ -168,18 +167,18 @@ fn signals_have_their_default_action_again_after_a_library_run() {
 }
 
 /// Plays a program that embeds toolcap: this test binary, run again with
-/// `TOOLCAP_TEST_EMBEDDER` set and only `test`, runs `play` (which sets
+/// `EMBEDDER_TEST_RUN` set and only `test`, runs `play` (which sets
 /// the program up and runs toolcap) and prints what it returns, which must
 /// be `expected`. assert_cmd's timeout kills it if the library run hangs.
 fn as_embedder(test: &str, expected: &str, play: impl FnOnce() -> String) {
-    if std::env::var_os("TOOLCAP_TEST_EMBEDDER").is_some() {
+    if std::env::var_os("EMBEDDER_TEST_RUN").is_some() {
         println!("EMBEDDED {}", play());
         return;
     }
-    let output = assert_cmd::Command::new(std::env::current_exe().expect("test binary"))
+    let output = crate::common::command(std::env::current_exe().expect("test binary"))
+        .timed()
         .args(["--exact", test, "--nocapture", "--test-threads", "1"])
-        .env("TOOLCAP_TEST_EMBEDDER", "1")
-        .timeout(crate::common::TIMEOUT)
+        .env("EMBEDDER_TEST_RUN", "1")
         .output()
         .expect("run the test binary");
     let printed = String::from_utf8_lossy(&output.stdout);

@@ -52,10 +52,7 @@ fn shows_the_first_line_while_the_command_runs(options: &[&str]) {
         run.pgid_file().display()
     );
     let child = run.spawn(
-        std_toolcap()
-            .args(options)
-            .args(["-c", &script])
-            .stdout(Stdio::piped()),
+        std_toolcap().with(|c| c.args(options).args(["-c", &script]).stdout(Stdio::piped())),
     );
     let started = Instant::now();
     let mut first = String::new();
@@ -80,7 +77,7 @@ fn live_stops_reading_when_stdout_closes_and_nothing_is_spilled() {
         return;
     }
     let script = format!("yes | {} --live | head -n 1", crate::common::BIN);
-    let output = std::process::Command::new("timeout")
+    let output = crate::common::command("timeout")
         .args(["30", "sh", "-c", &script])
         .output()
         .expect("run timeout");

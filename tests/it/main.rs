@@ -1,5 +1,7 @@
-//! Integration tests: the real binary, hermetic (no TOOLCAP_* from the
-//! caller's environment), byte-exact. One crate, modules by topic.
+//! Integration tests: the real binary, hermetic (every process a test
+//! starts has a HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME of its own and no
+//! TOOLCAP_* from the caller's environment: `common::command`), byte-exact.
+//! One crate, modules by topic.
 
 mod architecture;
 mod clean;
@@ -14,12 +16,13 @@ mod filter;
 mod fold;
 mod format_model;
 mod formats;
-mod harness;
 mod hook;
 mod interrupt;
+mod json_report;
 mod live;
 mod model;
 mod profiles;
+mod program;
 mod properties;
 mod real_output;
 mod real_profiles;
@@ -27,7 +30,9 @@ mod redact;
 mod show_grep;
 mod spec_options;
 mod spill;
+mod store;
 mod store_confined;
+mod styles;
 mod total;
 mod units;
 mod verifiers;

@@ -540,7 +540,7 @@ pub fn expected_output(input: &[u8], spec: &Spec) -> Vec<u8> {
     out.extend_from_slice(format!("[... {} bytes truncated", t - h).as_bytes());
     if let Some(path) = &spec.spill {
         out.extend_from_slice(format!(" (lines {a}-{b}); full output in ").as_bytes());
-        out.extend_from_slice(path);
+        out.extend_from_slice(marker_path(path).as_bytes());
     }
     out.extend_from_slice(b" ...]\n");
 
@@ -549,15 +549,44 @@ pub fn expected_output(input: &[u8], spec: &Spec) -> Vec<u8> {
     out
 }
 
+/// "PATH is absolute; a control character in it is escaped (`\n`, `\r`,
+/// `\t`, `\xNN`), and so is each byte of invalid UTF-8 (`\xNN`), so the
+/// marker stays one line of valid UTF-8."
+fn marker_path(path: &[u8]) -> String {
+    let mut text = String::new();
+    for chunk in path.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\n' => text.push_str("\\n"),
+                '\r' => text.push_str("\\r"),
+                '\t' => text.push_str("\\t"),
+                c if c.is_control() => {
+                    for byte in c.encode_utf8(&mut [0; 4]).bytes() {
+                        text.push_str(&format!("\\x{byte:02x}"));
+                    }
+                }
+                c => text.push(c),
+            }
+        }
+        for byte in chunk.invalid() {
+            text.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::clean_model::CleanSpec;
+
     use super::{
         Cuts, STRING_MAX, Spec, escape_end, escape_sequences, expected_cuts, expected_output,
         leaves_style_on,
     };
 
     /// The model's output and cuts for `input` are exactly `output` and
-    /// `cuts`; shown escaped, so a difference in invisible bytes reads.
+    /// `cuts`, shown escaped, so a difference in invisible bytes reads;
+    /// and the program prints `output` too.
     fn check(input: &[u8], spec: &Spec, cuts: Option<Cuts>, output: &[u8]) {
         assert_eq!(expected_cuts(input, spec), cuts, "cuts");
         assert_eq!(
@@ -565,6 +594,7 @@ mod tests {
             output.escape_ascii().to_string(),
             "output"
         );
+        crate::program::prints(input, &CleanSpec::new(spec.clone()), output);
     }
 
     fn cuts(h: usize, t: usize, a: u64, b: u64) -> Option<Cuts> {
@@ -733,7 +763,8 @@ mod tests {
     fn no_header_and_a_spill_marker() {
         // The cut of `line_cuts_move_by_at_most_a_quarter_of_the_budget`,
         // without the two header lines and the blank line, with the marker
-        // naming lines 2-2 and the path, whose bytes need not be UTF-8.
+        // naming lines 2-2 and the path, whose bytes need not be UTF-8: an
+        // invalid byte is named as `\xNN`, so the marker stays valid UTF-8.
         let spec = Spec {
             header: false,
             spill: Some(b"/tmp/full\xff.log".to_vec()),
@@ -744,7 +775,7 @@ mod tests {
             &spec,
             cuts(3, 6, 2, 2),
             b"ab\n\
-              [... 3 bytes truncated (lines 2-2); full output in /tmp/full\xff.log ...]\n\
+              [... 3 bytes truncated (lines 2-2); full output in /tmp/full\\xff.log ...]\n\
               ef\n",
         );
     }

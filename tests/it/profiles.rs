@@ -8,10 +8,10 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-use crate::common::{Need, TempDir, require, std_toolcap, toolcap};
+use crate::common::{Hermetic, Need, TempDir, require, std_toolcap, toolcap};
 
 /// toolcap with `config` as its XDG_CONFIG_HOME (and HOME).
-fn toolcap_in(config: &Path) -> Command {
+fn toolcap_in(config: &Path) -> Hermetic<Command> {
     let mut command = toolcap();
     command.env("XDG_CONFIG_HOME", config).env("HOME", config);
     command
@@ -117,7 +117,8 @@ fn auto_in_filter_mode_reads_past_a_short_first_chunk() {
     let config = TempDir::new("profile-late");
     let script = "printf 'platform x -- Python 3, pytest-9\\n'; sleep 0.2; \
                   printf 'a[1] PASSED\\na[2] PASSED\\na[3] PASSED\\n'";
-    let mut child = std::process::Command::new("sh")
+    let mut sh = crate::common::command("sh");
+    let mut child = sh
         .args(["-c", script])
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -563,7 +564,7 @@ fn git_diff_in_wrap_mode_is_cut_at_hunks_with_its_colours_removed() {
         }
     }
     // The same diff, uncoloured, through --format diff by hand.
-    let plain = std::process::Command::new("git")
+    let plain = crate::common::command("git")
         .current_dir(dir.path())
         .args(["diff", "--no-index", "--no-color", "old", "new"])
         .output()
@@ -875,7 +876,7 @@ fn the_completions_list_the_profiles_the_user_has() {
         std::env::var("PATH").unwrap_or_default()
     );
     let complete = |words: &str| {
-        let output = std::process::Command::new("bash")
+        let output = crate::common::command("bash")
             .env("PATH", &path)
             .env("XDG_CONFIG_HOME", config.path())
             .env("HOME", config.path())

@@ -74,7 +74,7 @@ pub fn spec() -> impl Strategy<Value = Spec> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(3000), ..ProptestConfig::default() })]
 
     #[test]
     fn streaming_matches_the_model(b in input(), spec in spec(), chunk in 1usize..70) {
@@ -113,7 +113,7 @@ proptest! {
 
 proptest! {
     // Each case starts a process: fewer cases, the same model.
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(64), ..ProptestConfig::default() })]
 
     /// The command line means what the model means: --head, --tail,
     /// --lines, --cut, --no-header and --spill, end to end, and the spill

@@ -10,11 +10,11 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-use crate::common::{Need, TempDir, require, toolcap};
+use crate::common::{Hermetic, Need, TempDir, require, toolcap};
 
 /// toolcap with a config directory (and HOME) of its own, so the user's
 /// profiles never leak in, and `dir` as the working directory.
-fn toolcap_at(dir: &Path) -> Command {
+fn toolcap_at(dir: &Path) -> Hermetic<Command> {
     let mut command = toolcap();
     command
         .current_dir(dir)
@@ -185,7 +185,7 @@ fn write_crate(dir: &Path, name: &str, lib: &str) {
 
 /// toolcap running cargo offline in `dir/krate`, both crates building
 /// into one target directory, with no settings of the caller's.
-fn toolcap_cargo(dir: &Path, krate: &str) -> Command {
+fn toolcap_cargo(dir: &Path, krate: &str) -> Hermetic<Command> {
     let mut command = toolcap_at(&dir.join(krate));
     command
         .env("CARGO_TARGET_DIR", dir.join("target"))
@@ -312,7 +312,7 @@ fn a_find_of_a_large_tree_is_folded_under_the_listings_cap() {
             std::fs::write(sub.join(format!("file{f}.txt")), "").unwrap();
         }
     }
-    let find = std::process::Command::new("find")
+    let find = crate::common::command("find")
         .arg("tree")
         .current_dir(dir.path())
         .output()
@@ -399,12 +399,12 @@ fn keep_errors_passes_over_file_names_in_listings() {
             std::fs::write(sub.join(name), "x").unwrap();
         }
     }
-    let ls = std::process::Command::new("ls")
+    let ls = crate::common::command("ls")
         .arg("-lR")
         .arg(&tree)
         .output()
         .expect("run ls");
-    let find = std::process::Command::new("find")
+    let find = crate::common::command("find")
         .arg(&tree)
         .output()
         .expect("run find");

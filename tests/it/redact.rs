@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command as StdCommand, Stdio};
+use std::process::Stdio;
 
 use proptest::prelude::*;
 
@@ -516,7 +516,7 @@ fn random_body() -> impl Strategy<Value = String> {
 
 proptest! {
     // Each case starts two processes.
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(64), ..ProptestConfig::default() })]
 
     /// Planted among ordinary words, whatever the words around it and
     /// whatever the budget, no 8 bytes in a row of a secret survive.
@@ -561,7 +561,7 @@ fn real_output(
     args: &[&str],
     env: &[(&str, &Path)],
 ) -> Option<Vec<u8>> {
-    let mut command = StdCommand::new(program);
+    let mut command = crate::common::command(program);
     command.args(args).current_dir(dir).stdin(Stdio::null());
     for (name, value) in env {
         command.env(name, value);
@@ -673,7 +673,7 @@ fn real_output_of_this_machine_is_left_alone() {
     }
     // pip install -v of a wheel made here, into a directory of its own.
     let wheel = dir.join("fake_pkg-1.0-py3-none-any.whl");
-    let made = StdCommand::new("python3")
+    let made = crate::common::command("python3")
         .args(["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('fake_pkg/__init__.py', 'TOKEN_LIMIT = 5\\n')\n    z.writestr('fake_pkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: fake-pkg\\nVersion: 1.0\\n')\n    z.writestr('fake_pkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n    z.writestr('fake_pkg-1.0.dist-info/RECORD', '')\n", wheel.to_str().unwrap()])
         .status();
     if made.is_ok_and(|status| status.success()) {

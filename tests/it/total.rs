@@ -48,7 +48,7 @@ fn options() -> impl Strategy<Value = Vec<&'static str>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(200), ..ProptestConfig::default() })]
 
     #[test]
     fn everything_printed_fits_the_total(

@@ -168,7 +168,7 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
 
 proptest! {
     // Each case starts a process.
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(40), ..ProptestConfig::default() })]
 
     #[test]
     fn any_text_is_cut_within_the_token_budget(input in text(), budget in 0u64..80) {

@@ -73,7 +73,7 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(2000), ..ProptestConfig::default() })]
 
     /// Streamed in any pieces, at every budget of at least 2, the output
     /// is the model's.

@@ -275,7 +275,8 @@ fn signals_to_toolcap_reach_the_child() {
             pgid = run.pgid_file().display(),
             ready = ready.display()
         );
-        let child = run.spawn(std_toolcap().args(["-c", &script]).stdout(Stdio::piped()));
+        let child =
+            run.spawn(std_toolcap().with(|c| c.args(["-c", &script]).stdout(Stdio::piped())));
         // Wait for the trap to be installed and `sleep` started: the output
         // only comes at the end, so the script says so in a file.
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -360,7 +361,7 @@ fn stdout_closed_early_does_not_block_or_kill_the_child() {
         pgid = group.pgid_file().display(),
         done = done.display()
     );
-    let output = std::process::Command::new("bash")
+    let output = crate::common::command("bash")
         .args(["-c", &format!("{script}; echo \"${{PIPESTATUS[0]}}\"")])
         .output()
         .expect("run bash");
@@ -371,10 +372,12 @@ fn stdout_closed_early_does_not_block_or_kill_the_child() {
 /// Peak resident memory of a running process, read from /proc until it
 /// exits. VmHWM starts afresh at exec, so unlike wait4's ru_maxrss it does
 /// not count the test harness's memory that the forked child briefly shared.
-fn peak_rss_kib(mut command: std::process::Command) -> (std::process::ExitStatus, u64) {
+fn peak_rss_kib(
+    command: crate::common::Hermetic<std::process::Command>,
+) -> (std::process::ExitStatus, u64) {
     // A gigabyte through a pipe takes a while: not left running on a panic.
     let mut run = KillOnDrop::new();
-    let child = run.spawn(command.stdout(Stdio::null()));
+    let child = run.spawn(command.with(|c| c.stdout(Stdio::null())));
     let mut peak = 0;
     loop {
         if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
@@ -440,12 +443,11 @@ fn interactive_command_on_a_terminal_can_read_it() {
         shell = run.pgid_file().display(),
         command = command.pgid_file().display()
     );
-    let child = run.spawn(
-        std::process::Command::new("timeout")
-            .args(["30", "script", "-qec", &inner, "/dev/null"])
+    let child = run.spawn(crate::common::command("timeout").with(|c| {
+        c.args(["30", "script", "-qec", &inner, "/dev/null"])
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped()),
-    );
+            .stdout(Stdio::piped())
+    }));
     std::io::Write::write_all(&mut child.stdin.take().expect("piped stdin"), b"typed\n")
         .expect("write to script");
     let mut stdout = Vec::new();
@@ -473,11 +475,10 @@ fn a_slow_reader_does_not_block_the_command_or_its_timeout() {
         killed = killed.display()
     );
     let started = Instant::now();
-    let child = run.spawn(
-        std_toolcap()
-            .args(["--live", "--max", "4M", "--timeout", "1s", "-c", &script])
-            .stdout(Stdio::piped()),
-    );
+    let child = run.spawn(std_toolcap().with(|c| {
+        c.args(["--live", "--max", "4M", "--timeout", "1s", "-c", &script])
+            .stdout(Stdio::piped())
+    }));
     // Nothing reads toolcap's stdout until the command was stopped.
     while !killed.exists() {
         assert!(

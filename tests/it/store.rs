@@ -1,154 +1,21 @@
-//! Harness integration: the JSON report, the spill store (ids, manifest,
-//! --list/--show/--summary, retention, security), codex style and the
-//! header and marker templates.
+//! The spill store (`--spill-dir`, `--store`, `TOOLCAP_SPILL_DIR`): a
+//! private file only for a cut output, concurrent runs, ids and the
+//! manifest, `--show`/`--summary`/`--list`, retention, store commands that
+//! create nothing, stores that are refused, and failures that leave
+//! nothing behind.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
 use serde_json::Value;
 
-use crate::codex_model::codex;
-use crate::common::{BIN, TempDir, repeated, std_toolcap, stored_outputs, toolcap, truncated};
-
-/// toolcap's stdout as JSON, after it exits with `code`.
-fn json_of(args: &[&str], stdin: &[u8], code: i32) -> Value {
-    let output = toolcap()
-        .args(args)
-        .write_stdin(stdin.to_vec())
-        .output()
-        .expect("run toolcap");
-    assert_eq!(output.status.code(), Some(code), "{output:?}");
-    assert_eq!(
-        output.stdout.iter().filter(|&&b| b == b'\n').count(),
-        1,
-        "one line"
-    );
-    serde_json::from_slice(&output.stdout).expect("toolcap printed JSON")
-}
-
-#[test]
-fn json_report_in_filter_mode_has_every_field() {
-    let input = repeated("abcd\n", 10);
-    let report = json_of(&["--json", "--max", "10"], &input, 0);
-    let text = String::from_utf8(truncated(
-        50,
-        10,
-        b"abcd\n",
-        "[... 40 bytes truncated ...]",
-        b"abcd\n",
-    ))
-    .expect("UTF-8");
-    assert_eq!(report["output"], text.as_str());
-    assert_eq!(report["truncated"], true);
-    assert_eq!(report["bytes"], 50);
-    assert_eq!(report["lines"], 10);
-    assert_eq!(report["tokens"], 13);
-    assert_eq!(report["head_bytes"], 5);
-    assert_eq!(report["tail_bytes"], 5);
-    assert_eq!(report["omitted_bytes"], 40);
-    assert_eq!(report["omitted_lines"], serde_json::json!([2, 9]));
-    assert_eq!(report["spill"], Value::Null);
-    assert_eq!(report["spill_id"], Value::Null);
-    assert!(report.get("exit").is_none(), "no exit in filter mode");
-    // Output that fits: nothing truncated, the input itself.
-    let fits = json_of(&["--json"], b"short\n", 0);
-    assert_eq!(fits["output"], "short\n");
-    assert_eq!(fits["truncated"], false);
-    assert_eq!(fits["omitted_lines"], Value::Null);
-}
-
-#[test]
-fn json_report_replaces_invalid_utf8_and_names_the_store() {
-    let dir = TempDir::new("json-store");
-    let store = dir.join("store");
-    let mut input = b"caf\xe9\n".to_vec();
-    input.extend_from_slice(&repeated("line\n", 20));
-    let report = json_of(
-        &[
-            "--json",
-            "--max",
-            "12",
-            "--spill-dir",
-            &store.display().to_string(),
-        ],
-        &input,
-        0,
-    );
-    let output = report["output"].as_str().expect("a string");
-    assert!(output.contains("caf\u{FFFD}\n"), "{output}");
-    let outputs = stored_outputs(&store);
-    assert_eq!(outputs.len(), 1);
-    let id = outputs[0]
-        .file_stem()
-        .expect("a name")
-        .to_string_lossy()
-        .into_owned();
-    assert_eq!(report["spill_id"], id.as_str());
-    assert_eq!(report["spill"], outputs[0].display().to_string().as_str());
-    assert_eq!(std::fs::read(&outputs[0]).expect("stored"), input);
-}
-
-#[test]
-fn json_report_names_no_spill_file_when_the_store_removed_it() {
-    let dir = TempDir::new("json-store-fits");
-    let store = dir.join("store");
-    let store = store.display().to_string();
-    let report = json_of(&["--json", "--spill-dir", &store], b"short\n", 0);
-    assert_eq!(report["spill"], Value::Null);
-    assert_eq!(report["spill_id"], Value::Null);
-    assert_eq!(report["spill_error"], Value::Null);
-    assert!(stored_outputs(Path::new(&store)).is_empty());
-}
-
-#[test]
-fn json_report_in_wrap_mode_says_how_the_command_ended() {
-    let killed = json_of(&["--json", "-c", "echo partial; kill -9 $$"], b"", 137);
-    assert_eq!(
-        killed["output"],
-        "partial\n[killed by signal 9 (SIGKILL)]\n"
-    );
-    assert_eq!(
-        killed["exit"],
-        serde_json::json!({"code": null, "signal": 9, "timed_out": false})
-    );
-    assert!(killed["duration_ms"].as_u64().is_some());
-    let timed_out = json_of(
-        &["--json", "--timeout", "200ms", "-c", "sleep 30"],
-        b"",
-        124,
-    );
-    assert_eq!(timed_out["exit"]["timed_out"], true);
-    assert_eq!(timed_out["exit"]["signal"], 15);
-    let separate = json_of(
-        &[
-            "--json",
-            "--stderr",
-            "separate",
-            "-c",
-            "echo out; echo err >&2; exit 2",
-        ],
-        b"",
-        2,
-    );
-    assert_eq!(separate["output"], "out\n[exit status: 2]\n");
-    assert_eq!(separate["exit"]["code"], 2);
-    assert_eq!(separate["stderr"]["output"], "err\n");
-    assert_eq!(separate["stderr"]["bytes"], 4);
-}
-
-#[test]
-fn json_and_live_do_not_mix() {
-    toolcap()
-        .args(["--json", "--live"])
-        .assert()
-        .code(2)
-        .stderr(
-            "toolcap: --json and --live cannot be used together: the report comes at the end\n",
-        );
-}
+use crate::common::{
+    BIN, KillOnDrop, TempDir, repeated, std_toolcap, stored_outputs, toolcap, truncated,
+};
 
 /// The one line of the store's manifest for each output.
-fn manifest(store: &Path) -> Vec<Value> {
+pub fn manifest(store: &Path) -> Vec<Value> {
     std::fs::read_to_string(store.join("index.jsonl"))
         .expect("the manifest")
         .lines()
@@ -157,25 +24,48 @@ fn manifest(store: &Path) -> Vec<Value> {
 }
 
 #[test]
-fn sixteen_concurrent_runs_share_one_store() {
+fn sixteen_concurrent_runs_share_one_store_each_output_complete_and_listed() {
+    // Eight commands (wrap mode) and eight piped inputs (filter mode)
+    // write into one store at once: sixteen distinct ids, each output
+    // whole and listed once, in a directory of the owner's only.
     let dir = TempDir::new("store-concurrent");
     let store = dir.join("store");
-    let runs: Vec<_> = (0..16)
-        .map(|run| {
-            std_toolcap()
-                .args(["--max", "100", "--spill-dir"])
+    let piped = |run: usize| repeated(&format!("run {run} line\n"), 20_000);
+    let commands = (0..8).map(|run| {
+        let mut guard = KillOnDrop::new();
+        guard.spawn(std_toolcap().with(|c| {
+            c.args(["--max", "100", "--spill-dir"])
                 .arg(&store)
                 .arg("-c")
                 .arg(format!(
                     "i=0; while [ $i -lt 2000 ]; do echo run {run} line $i; i=$((i+1)); done"
                 ))
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .expect("spawn toolcap")
-        })
-        .collect();
-    for mut run in runs {
-        assert!(run.wait().expect("wait").success());
+                .stdout(Stdio::null())
+        }));
+        (guard, None)
+    });
+    let filters = (0..8).map(|run| {
+        let mut guard = KillOnDrop::new();
+        let child = guard.spawn(std_toolcap().with(|c| {
+            c.arg("--spill-dir")
+                .arg(&store)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+        }));
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let input = piped(run);
+        let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
+        (guard, Some(writer))
+    });
+    let runs: Vec<_> = commands.chain(filters).collect();
+    for (mut run, writer) in runs {
+        if let Some(writer) = writer {
+            writer
+                .join()
+                .expect("the writer thread")
+                .expect("write toolcap's stdin");
+        }
+        assert!(run.child().wait().expect("wait").success());
     }
     let outputs = stored_outputs(&store);
     assert_eq!(outputs.len(), 16);
@@ -188,15 +78,23 @@ fn sixteen_concurrent_runs_share_one_store() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), 16, "distinct ids");
+    let mut filtered = Vec::new();
     for entry in &entries {
         let file = store.join(entry["file"].as_str().expect("file"));
-        let content = std::fs::read_to_string(&file).expect("stored output");
-        assert_eq!(content.lines().count(), 2000);
-        assert_eq!(entry["lines"], 2000);
+        let content = std::fs::read(&file).expect("stored output");
         assert_eq!(entry["bytes"], content.len());
-        assert_eq!(entry["exit"], 0);
-        assert_eq!(entry["command"][0], "/bin/sh");
+        if entry["command"].is_null() {
+            assert_eq!(entry["lines"], 20_000);
+            filtered.push(content);
+        } else {
+            assert_eq!(String::from_utf8_lossy(&content).lines().count(), 2000);
+            assert_eq!(entry["lines"], 2000);
+            assert_eq!(entry["exit"], 0);
+            assert_eq!(entry["command"][0], "/bin/sh");
+        }
     }
+    filtered.sort();
+    assert_eq!(filtered, (0..8).map(piped).collect::<Vec<_>>());
     assert_eq!(
         std::fs::metadata(&store)
             .expect("store")
@@ -288,7 +186,7 @@ fn a_store_named_with_control_characters_is_shown_by_a_one_line_command() {
         format!("[output {id}: 500 bytes, 100 lines; full output: {show}]\n")
     );
     // The command, run by a shell, prints the output.
-    let shown = std::process::Command::new("bash")
+    let shown = crate::common::command("bash")
         .arg("-c")
         .arg(show.replacen("toolcap", BIN, 1))
         .output()
@@ -569,145 +467,225 @@ fn a_store_others_can_write_or_a_planted_manifest_link_is_refused() {
 }
 
 #[test]
-fn codex_style_matches_its_description() {
-    let cases: [(&[u8], &[&str], usize, bool); 8] = [
-        (b"abcdefghijklmnopqrstuvwxyz\n", &["--max", "10"], 10, false),
-        // Both cuts inside multi-byte characters.
-        (
-            "héllo wörld, ça va très bien €€€\n".as_bytes(),
-            &["--max", "9"],
-            9,
-            false,
-        ),
-        // One byte over the budget, and exactly at it.
-        (b"0123456789a", &["--max", "10"], 10, false),
-        (b"0123456789", &["--max", "10"], 10, false),
-        // M = 0: the marker alone, counting everything.
-        (b"abc\ndef\n", &["--max", "0"], 0, false),
-        // Under --tokens, tokens are counted.
-        (b"abcdefghijklmnopqrstuvwxyz", &["--tokens", "3"], 12, true),
-        // Invalid UTF-8 is decoded first (each bad byte becomes 3 bytes).
-        (b"ab\xff\xfecdefghijklmnop", &["--max", "6"], 6, false),
-        (
-            b"line one\nline two\nline three\n",
-            &["--max", "12"],
-            12,
-            false,
-        ),
-    ];
-    for (input, args, budget, tokens) in cases {
-        let output = toolcap()
-            .arg("--style=codex")
-            .args(args)
-            .write_stdin(input.to_vec())
-            .output()
-            .expect("run toolcap");
-        assert!(output.status.success(), "{output:?}");
-        assert_eq!(
-            String::from_utf8_lossy(&output.stdout),
-            codex(input, budget, tokens),
-            "{args:?} on {:?}",
-            String::from_utf8_lossy(input)
-        );
-    }
+fn spill_dir_keeps_a_private_file_only_when_truncated() {
+    let root = TempDir::new("spill-dir");
+    let dir = root.join("made/by/toolcap");
     toolcap()
-        .args(["--style", "codex", "--head", "5"])
+        .arg("--spill-dir")
+        .arg(&dir)
+        .write_stdin("fits\n")
         .assert()
-        .code(2)
-        .stderr(
-            "toolcap: --style codex sets its own cuts and wording: it cannot be combined with \
-             --head\n",
-        );
+        .success()
+        .stdout("fits\n");
+    assert_eq!(
+        std::fs::metadata(&dir)
+            .expect("the spill directory")
+            .permissions()
+            .mode()
+            & 0o777,
+        0o700
+    );
+    assert_eq!(
+        stored_outputs(&dir).len(),
+        0,
+        "fitting output leaves no file"
+    );
+
+    let input = repeated("line\n", 100);
+    let output = toolcap()
+        .arg("--spill-dir")
+        .arg(&dir)
+        .arg("--max=20")
+        .write_stdin(input.clone())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success());
+    let files = stored_outputs(&dir);
+    assert_eq!(files.len(), 1);
+    assert_eq!(
+        std::fs::read(&files[0]).expect("read the spill file"),
+        input
+    );
+    assert_eq!(
+        std::fs::metadata(&files[0])
+            .expect("the spill file")
+            .permissions()
+            .mode()
+            & 0o777,
+        0o600
+    );
+    let marker = format!(
+        "[... 480 bytes truncated (lines 3-98); full output in {} ...]",
+        files[0].display()
+    );
+    assert_eq!(
+        output.stdout,
+        truncated(500, 100, &input[..10], &marker, &input[490..])
+    );
 }
 
 #[test]
-fn templates_reproduce_other_agents_notices() {
-    let dir = TempDir::new("templates");
-    let spill = dir.join("out-17.txt");
-    let input: Vec<u8> = (0..7_488)
-        .flat_map(|i| format!("{i:09}\n").into_bytes())
-        .collect();
+fn spill_dir_from_the_environment() {
+    let dir = TempDir::new("spill-env");
+    let input = b"a\nb\nc\nd\n";
     let output = toolcap()
-        .args(["--max", "13676", "--cut", "bytes", "--spill"])
-        .arg(&spill)
-        .args([
-            "--marker",
-            "[... {omitted_bytes:,} of {bytes:,} bytes omitted; full output in {spill} ...]",
-        ])
-        .write_stdin(input.clone())
+        .env("TOOLCAP_SPILL_DIR", dir.path())
+        .arg("--max=4")
+        .write_stdin(input.to_vec())
         .output()
         .expect("run toolcap");
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        text.contains(&format!(
-            "\n[... 61,204 of 74,880 bytes omitted; full output in {} ...]\n",
-            spill.display()
-        )),
-        "{text}"
-    );
-    // A pointer-only result: one copy-pasteable line instead of the output.
-    let store = dir.join("store");
-    let pointer = toolcap()
-        .args(["--head", "0", "--tail", "0", "--no-header", "--spill-dir"])
-        .arg(&store)
-        .args([
-            "--marker",
-            "[Tool output compressed: {bytes} bytes \u{2192} {show}]",
-        ])
-        .write_stdin(input.clone())
-        .output()
-        .expect("run toolcap");
-    let id = manifest(&store)[0]["id"].as_str().expect("id").to_string();
+    assert!(output.status.success(), "{output:?}");
+    let files = stored_outputs(dir.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    let spill = &files[0];
+    assert_eq!(std::fs::read(spill).expect("read the spill file"), input);
     assert_eq!(
-        String::from_utf8_lossy(&pointer.stdout),
-        format!(
-            "[Tool output compressed: 74880 bytes \u{2192} toolcap --show {id} --spill-dir {}]\n",
-            store.display()
-        )
+        std::fs::metadata(spill)
+            .expect("the spill file")
+            .permissions()
+            .mode()
+            & 0o777,
+        0o600
     );
-    // The README: "With `--tail 2k --keep-errors --keep-max 2k` instead
-    // of `--tail 0`, the lines it keeps still appear between the pointer
-    // lines" (the keep share comes from the tail, which is left with 0).
-    let with_errors = toolcap()
-        .args(["--head", "0", "--tail", "2k", "--no-header", "--spill-dir"])
-        .arg(&store)
-        .args([
-            "--marker",
-            "[compressed: {bytes} bytes]",
-            "--keep-errors",
-            "--keep-max",
-            "2k",
-        ])
-        .write_stdin(format!(
-            "{}error: x\n{}",
-            "ok line\n".repeat(10),
-            "ok line\n".repeat(10)
-        ))
-        .output()
-        .expect("run toolcap");
-    assert_eq!(
-        String::from_utf8_lossy(&with_errors.stdout),
-        "[compressed: 169 bytes]\nerror: x\n[compressed: 169 bytes]\n"
+    let marker = format!(
+        "[... 4 bytes truncated (lines 2-3); full output in {} ...]",
+        spill.display()
     );
-    // An empty header template: no header at all.
+    assert_eq!(output.stdout, truncated(8, 4, b"a\n", &marker, b"d\n"));
+    assert_eq!(output.stderr, b"");
+}
+
+#[test]
+fn spill_dir_that_is_a_file_says_not_a_directory() {
+    let dir = TempDir::new("spill-dir-file");
+    let file = dir.join("file");
+    std::fs::write(&file, "").expect("create the file");
+    let reason = format!(
+        "cannot create spill directory '{}': not a directory",
+        file.display()
+    );
     toolcap()
-        .args([
-            "--max",
-            "4",
-            "--header",
-            "",
-            "--marker",
-            "[{omitted_lines} lines cut]",
-        ])
-        .write_stdin("a\nb\nc\nd\n")
+        .args(["--max", "10", "--spill-dir"])
+        .arg(&file)
+        .write_stdin(repeated("abcd\n", 10))
+        .assert()
+        .code(1)
+        .stdout(truncated(
+            50,
+            10,
+            b"abcd\n",
+            &format!("[... 40 bytes truncated (lines 2-9); full output not saved: {reason} ...]"),
+            b"abcd\n",
+        ))
+        .stderr(format!("toolcap: {reason}\n"));
+    assert!(file.is_file(), "toolcap removed the file it could not use");
+}
+
+/// A path that cannot be a spill directory is someone's file: it is never
+/// removed, nor its `.stderr` sibling, nor a symlink; and two streams
+/// failing the same way give one warning.
+#[test]
+fn spill_dir_never_removes_what_it_did_not_create() {
+    let dir = TempDir::new("spill-dir-not-mine");
+    let notes = dir.join("notes");
+    std::fs::write(&notes, "important\n").expect("write notes");
+    std::fs::write(dir.join("notes.stderr"), "keep\n").expect("write notes.stderr");
+    let link = dir.join("link");
+    std::os::unix::fs::symlink(&notes, &link).expect("symlink");
+    toolcap()
+        .args(["--stderr", "separate", "--spill-dir"])
+        .arg(&notes)
+        .args(["--", "sh", "-c", "echo o; echo e >&2"])
         .assert()
         .success()
-        .stdout("a\n[2 lines cut]\nd\n");
-    toolcap()
-        .args(["--marker", "{bites}"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::starts_with(
-            "toolcap: invalid value for '--marker': unknown placeholder '{bites}'",
+        .stdout("o\n")
+        .stderr(format!(
+            "e\ntoolcap: warning: cannot create spill directory '{}': not a directory\n",
+            notes.display()
         ));
+    toolcap()
+        .arg("--spill-dir")
+        .arg(&link)
+        .write_stdin("x\n")
+        .assert()
+        .success()
+        .stdout("x\n");
+    assert_eq!(std::fs::read(&notes).expect("notes"), b"important\n");
+    assert_eq!(
+        std::fs::read(dir.join("notes.stderr")).expect("sibling"),
+        b"keep\n"
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+}
+
+/// A full cache disk must not fail every command whose output fit: the
+/// spill file was going to be deleted anyway.
+#[test]
+fn spill_dir_failure_is_only_a_warning_when_nothing_was_cut() {
+    let dir = TempDir::new("spill-dir-unusable");
+    // A directory that cannot be created: its parent is a regular file.
+    std::fs::write(dir.join("file"), "").expect("create the file");
+    let spill_dir = dir.join("file/spill");
+    let warning = format!(
+        "toolcap: warning: cannot create spill directory '{}': Not a directory (os error 20)\n",
+        spill_dir.display()
+    );
+    for args in [&["--spill-dir"][..], &["-c", "echo fits", "--spill-dir"]] {
+        let stdin = if args.len() == 1 { "fits\n" } else { "" };
+        toolcap()
+            .args(args)
+            .arg(&spill_dir)
+            .write_stdin(stdin)
+            .assert()
+            .code(0)
+            .stdout("fits\n")
+            .stderr(warning.clone());
+    }
+}
+
+/// On a disk that fills up part-way, the spill-dir file is removed (the
+/// marker says it was not saved), and the exit status depends on whether
+/// anything was cut. Needs a private tmpfs mount (util-linux unshare).
+#[test]
+fn spill_dir_file_that_failed_part_way_is_removed() {
+    if !crate::common::require(crate::common::Need::PrivateMount) {
+        return;
+    }
+    let dir = TempDir::new("spill-dir-full");
+    // toolcap's stderr goes outside the private mount, to be read here.
+    let errors_dir = TempDir::new("spill-dir-full-stderr");
+    let errors_file = errors_dir.join("stderr");
+    let bin = crate::common::BIN;
+    for (max, code) in [("100", 1), ("1M", 0)] {
+        // 200,000 bytes into a 64 KiB disk; then list what is left on it.
+        // A fresh tmpfs is writable by all; a store must be private.
+        let script = format!(
+            "chmod 700 '{dir}' && head -c 200000 /dev/zero | tr '\\0' x | {bin} --max {max} --spill-dir '{dir}' \
+             >/dev/null 2>'{errors}'; echo $?; ls -A '{dir}'",
+            dir = dir.path().display(),
+            errors = errors_file.display()
+        );
+        let output = crate::common::with_tiny_tmpfs(dir.path(), &script)
+            .output()
+            .expect("run unshare");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            format!("{code}\nindex.lock\n"),
+            "--max {max}: exit status, then no file left but the store's lock; stderr: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let errors = std::fs::read_to_string(&errors_file).expect("toolcap's stderr");
+        let expected_start = if code == 0 {
+            "toolcap: warning: cannot write spill file"
+        } else {
+            "toolcap: cannot write spill file"
+        };
+        assert!(errors.starts_with(expected_start), "{errors}");
+        assert!(errors.contains("No space left on device"), "{errors}");
+    }
 }
