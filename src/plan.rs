@@ -615,7 +615,8 @@ impl Options {
     fn total_overhead(&self) -> u64 {
         let most = u64::MAX;
         let mut lines = format!(
-            "Warning: truncated output (original token count: {most})\nTotal output lines: {most}\n\n"
+            "Warning: truncated output (original token count: {most})\n\
+             Total output lines: {most}\n\n"
         );
         let cleaning = &self.cleaning;
         let cleans = cleaning.binary_summary

@@ -903,7 +903,10 @@ mod tests {
         ) {
             let rules = rules(context, budget);
             let text = lines.concat();
-            proptest::prop_assert_eq!(pick_in_pieces(&rules, &text, piece), naive(&lines, context, budget));
+            proptest::prop_assert_eq!(
+                pick_in_pieces(&rules, &text, piece),
+                naive(&lines, context, budget)
+            );
         }
     }
 

@@ -629,7 +629,10 @@ mod tests {
             let whole = capture(input, budget);
             proptest::prop_assert!(live.shown.head.len() >= printed);
             proptest::prop_assert_eq!(live.shown.cut, whole.shown.cut);
-            proptest::prop_assert_eq!((live.shown.head, live.shown.tail), (whole.shown.head, whole.shown.tail));
+            proptest::prop_assert_eq!(
+                (live.shown.head, live.shown.tail),
+                (whole.shown.head, whole.shown.tail)
+            );
         }
     }
 }

@@ -197,15 +197,29 @@ mod tests {
         let options: Vec<String> = DEFAULT_OPTIONS.iter().map(|s| s.to_string()).collect();
         assert_eq!(
             wrapped("make test", &options),
-            "toolcap --max 16k --clean --keep-errors --profile auto --store --plain-env --redact -c 'make test'"
+            "toolcap --max 16k --clean --keep-errors --profile auto --store --plain-env --redact \
+             -c 'make test'"
         );
     }
 
     #[test]
     fn options_split_as_a_shell_would_without_expanding() {
         assert_eq!(
-            split_options(" --max 8k  --keep 'FAILED|panicked' --marker \"[... {omitted_bytes} ...]\" a\\ b $HOME").unwrap(),
-            ["--max", "8k", "--keep", "FAILED|panicked", "--marker", "[... {omitted_bytes} ...]", "a b", "$HOME"]
+            split_options(
+                " --max 8k  --keep 'FAILED|panicked' \
+                 --marker \"[... {omitted_bytes} ...]\" a\\ b $HOME"
+            )
+            .unwrap(),
+            [
+                "--max",
+                "8k",
+                "--keep",
+                "FAILED|panicked",
+                "--marker",
+                "[... {omitted_bytes} ...]",
+                "a b",
+                "$HOME"
+            ]
         );
         assert_eq!(split_options("").unwrap(), Vec::<String>::new());
         assert_eq!(split_options("''").unwrap(), [""]);

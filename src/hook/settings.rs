@@ -368,8 +368,10 @@ mod tests {
     #[test]
     fn install_keeps_the_order_and_uninstall_restores_the_original() {
         let original = json(
-            r#"{"model":"opus","hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"fmt"}]}],
-               "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"guard.sh"}]}]},"env":{"B":"1","A":"2"}}"#,
+            r#"{"model":"opus","hooks":{
+               "PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"fmt"}]}],
+               "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"guard.sh"}]}]},
+               "env":{"B":"1","A":"2"}}"#,
         );
         let with = installed(original.clone()).unwrap().unwrap();
         let text = serde_json::to_string(&with).unwrap();

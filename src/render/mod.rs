@@ -30,9 +30,12 @@ use text::TextStyle;
 /// capper.push("aaaa\néééé\nbbbb\n".as_bytes());
 /// let mut out = Vec::new();
 /// toolcap::render(&capper.finish(), &mut out)?;
-/// assert_eq!(String::from_utf8_lossy(&out), "Warning: truncated output (original token count: 5)\n\
+/// assert_eq!(
+///     String::from_utf8_lossy(&out),
+///     "Warning: truncated output (original token count: 5)\n\
 ///      Total output lines: 3\n\n\
-///      aaaa\n[5 chars cut]\nbbbb\n");
+///      aaaa\n[5 chars cut]\nbbbb\n"
+/// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn render(report: &StreamReport, out: &mut impl Write) -> io::Result<()> {

@@ -217,7 +217,8 @@ mod tests {
     #[test]
     fn placeholders_escapes_and_grouping() {
         let template = Template::parse(
-            "[... {omitted_bytes:,} of {bytes:,} bytes omitted; full output in {spill} ...]\\n{{x}}",
+            "[... {omitted_bytes:,} of {bytes:,} bytes omitted; \
+             full output in {spill} ...]\\n{{x}}",
             "--marker",
         )
         .unwrap();

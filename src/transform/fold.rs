@@ -840,10 +840,12 @@ mod tests {
             fold(same),
             "GET /a 200 12ms\n[... 1 similar line folded ...]\nGET /a 200 31ms\n"
         );
-        let jobs = "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\njob 4: exit 0\njob 5: exit 0\njob 6: exit 0\n";
+        let jobs = "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\n\
+                    job 4: exit 0\njob 5: exit 0\njob 6: exit 0\n";
         assert_eq!(
             fold(jobs),
-            "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\n[... 2 similar lines folded ...]\njob 6: exit 0\n"
+            "job 1: exit 0\njob 2: exit 1\njob 3: exit 0\n\
+             [... 2 similar lines folded ...]\njob 6: exit 0\n"
         );
         let counts = "run 1: 0 errors\nrun 2: 3 errors\nrun 3: 0 errors\n";
         assert_eq!(fold(counts), counts);

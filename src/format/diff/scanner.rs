@@ -351,10 +351,12 @@ mod tests {
 
     #[test]
     fn files_and_hunks_of_a_git_diff_in_any_chunking() {
-        let diff = b"diff --git a/src/a.rs b/src/a.rs\nindex 1..2 100644\n--- a/src/a.rs\n+++ b/src/a.rs\n\
+        let diff = b"diff --git a/src/a.rs b/src/a.rs\nindex 1..2 100644\n--- a/src/a.rs\
+            \n+++ b/src/a.rs\n\
 @@ -1,2 +1,2 @@\n-old\n+new\n ctx\n@@ -9 +9,0 @@\n--- not a file\n\\ No newline at end of file\n\
 diff --git a/logo.png b/logo.png\nBinary files a/logo.png and b/logo.png differ\n\
-diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n";
+diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\
+            \n@@ -1 +0,0 @@\n-x\n";
         let expected = vec![
             (0, "file 1 src/a.rs".to_string()),
             (81, "hunk of 1".into()),
@@ -373,7 +375,11 @@ diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ 
         // `--fold` and `--squeeze` left marker lines: every `@@` line is
         // still a hunk of its file, and inside a shortened hunk a `--- `
         // line is a file's start only when a `+++ ` line follows it.
-        let diff = b"--- a\n+++ b\n@@ -1,9 +1,9 @@\n x\n[... 3 similar lines folded ...]\n--- old\n-y\n@@ -20,9 +20,9 @@\n+z\n[... previous line repeated 4 more times ...]\n\\ No newline at end of file\n--- c\n+++ d\n@@ -1,5 +1,5 @@\n x\n[... 2 similar lines folded ...]\n \ndiff --git a/e b/e\n--- a/e\n+++ b/e\n@@ -1,3 +1,3 @@\n-p\n[x]\n@@ -9 +9 @@\n-q\n+r\n";
+        let diff = b"--- a\n+++ b\n@@ -1,9 +1,9 @@\n x\n[... 3 similar lines folded ...]\
+            \n--- old\n-y\n@@ -20,9 +20,9 @@\n+z\n[... previous line repeated 4 more times ...]\
+            \n\\ No newline at end of file\n--- c\n+++ d\n@@ -1,5 +1,5 @@\n x\
+            \n[... 2 similar lines folded ...]\n \ndiff --git a/e b/e\n--- a/e\n+++ b/e\
+            \n@@ -1,3 +1,3 @@\n-p\n[x]\n@@ -9 +9 @@\n-q\n+r\n";
         let expected = vec![
             (0, "file 1 b".to_string()),
             (12, "hunk of 1".into()),

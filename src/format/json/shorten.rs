@@ -528,7 +528,11 @@ mod tests {
         let out = shortened(&doc, false, 120);
         assert_eq!(
             out,
-            r#"[{"id":0,"name":"n0"},"[... 98 of 100 items truncated; objects with keys: id, name ...]",{"id":99,"name":"n99"}]"#
+            concat!(
+                r#"[{"id":0,"name":"n0"},"#,
+                r#""[... 98 of 100 items truncated; objects with keys: id, name ...]","#,
+                r#"{"id":99,"name":"n99"}]"#
+            )
         );
     }
 
