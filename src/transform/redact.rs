@@ -400,6 +400,10 @@ impl Search {
     }
 }
 
+/// A form of a literal that the search looks for, with the literal's
+/// name (as [`BUCKETS`] and the families spell it).
+type Form = (&'static str, Vec<u8>);
+
 /// A literal in every ASCII case.
 fn case_forms(literal: &str) -> Vec<Vec<u8>> {
     let mut forms = vec![Vec::new()];
@@ -438,15 +442,15 @@ fn low_nibbles(form: &[u8]) -> [u8; 3] {
 /// joins: so each group of forms with the same low nibbles is placed
 /// first where its bucket comes round, and the rest of a group fill the
 /// places whose bucket has nothing left to place.
-fn teddy_order(forms: Vec<(&'static str, Vec<u8>)>) -> Vec<(&'static str, Vec<u8>)> {
+fn teddy_order(forms: Vec<Form>) -> Vec<Form> {
     let bucket_of = |name: &str| {
         BUCKETS
             .iter()
             .position(|row| row.contains(&name))
             .unwrap_or(0)
     };
-    // The groups of each bucket, the last placed first.
-    let mut groups: Vec<([u8; 3], usize, Vec<(&'static str, Vec<u8>)>)> = Vec::new();
+    // The forms by their low nibbles, with their bucket.
+    let mut groups: Vec<([u8; 3], usize, Vec<Form>)> = Vec::new();
     for (name, form) in forms {
         let nibbles = low_nibbles(&form);
         match groups.iter_mut().find(|group| group.0 == nibbles) {
@@ -454,7 +458,8 @@ fn teddy_order(forms: Vec<(&'static str, Vec<u8>)>) -> Vec<(&'static str, Vec<u8
             None => groups.push((nibbles, bucket_of(name), vec![(name, form)])),
         }
     }
-    let mut queues: Vec<Vec<Vec<(&'static str, Vec<u8>)>>> = vec![Vec::new(); 8];
+    // Each bucket's groups, the last to place first.
+    let mut queues: Vec<Vec<Vec<Form>>> = vec![Vec::new(); 8];
     for (_, bucket, group) in groups.into_iter().rev() {
         queues[bucket].push(group);
     }
@@ -487,8 +492,8 @@ fn teddy_order(forms: Vec<(&'static str, Vec<u8>)>) -> Vec<(&'static str, Vec<u8
 
 /// Every literal in each ASCII case its family matches (see
 /// [`Prefilter`]), each once, with its literal.
-fn literal_forms() -> Vec<(&'static str, Vec<u8>)> {
-    let mut forms: Vec<(&'static str, Vec<u8>)> = Vec::new();
+fn literal_forms() -> Vec<Form> {
+    let mut forms: Vec<Form> = Vec::new();
     let specs = FAMILIES.iter().map(|spec| (spec.literals, spec.pattern));
     for (literals, pattern) in specs.chain([(KEY_LITERALS, FLAG), (KEY_LITERALS, ASSIGNMENT)]) {
         for &literal in literals {
@@ -1497,6 +1502,21 @@ mod tests {
             "a [REDACTED:aws-access-key-id] b\nGITHUB_TOKEN=[REDACTED:github-token]\n\
              [REDACTED:private-key]\nAuthorization: Bearer [REDACTED:bearer-token]\r\n\
              https://[REDACTED:url-credentials]@h/x password=[REDACTED:password]"
+        );
+    }
+
+    /// The families matched in any case are found in any case, by a
+    /// search that looks at the raw bytes, wherever a chunk ends
+    /// (`redact` runs every chunking).
+    #[test]
+    fn a_key_name_or_header_in_any_case_is_redacted_across_chunks() {
+        assert_eq!(
+            redact(
+                b"x\nAUTHORIZATION: BEARER FAKEfake0042FAKE\nDb_PassWord=FAKEpw42\n\
+                  SECRET_KEY=FAKEsecret42 Api_Key=FAKEkey4242x ToKeN=FAKE4242tok\n"
+            ),
+            "x\nAUTHORIZATION: BEARER [REDACTED:bearer-token]\nDb_PassWord=[REDACTED:password]\n\
+             SECRET_KEY=[REDACTED:secret] Api_Key=[REDACTED:api-key] ToKeN=[REDACTED:token]\n"
         );
     }
 
