@@ -12,8 +12,9 @@
 //!    scanned and only the unfinished last line of a chunk is held back (at
 //!    most [`LINE_LIMIT`] bytes: the lookahead bound).
 //! 2. Whole lines are first searched for literals (each family's prefixes,
-//!    the key names, ESC), many at a time, case-insensitively; only a line
-//!    holding one is matched against the families that literal belongs to.
+//!    the key names, ESC), many at a time, each in every case its family
+//!    matches ([`Prefilter`]); only a line holding one is matched against
+//!    the families that literal belongs to.
 //! 3. A line is matched as it would look on a terminal: its escape
 //!    sequences are taken out first, and a match covers the raw bytes from
 //!    its first character to its last, sequences inside included, so a
