@@ -911,12 +911,32 @@ fn store_dir(function: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<PathB
     }
 }
 
+/// What `summary` and `list_outputs` take besides the store: redaction of
+/// the commands they print, as `--summary ID --redact` redacts them.
+const REDACT_OPTIONS: &[(&str, Spelling)] = &[
+    ("redact", Switch("--redact")),
+    ("redact_pattern", Repeated("--redact-pattern")),
+];
+
+/// The [`REDACT_OPTIONS`] a store function was given, checked by the
+/// command line's parser.
+fn redaction(function: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<toolcap::Options> {
+    let argv = arguments(function, options, &[REDACT_OPTIONS])?;
+    Ok(parse(argv)?.options)
+}
+
 /// The line `toolcap --summary ID` prints, for an output of the store.
 #[pyfunction]
-#[pyo3(signature = (id, *, store=None))]
-fn summary(py: Python<'_>, id: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+#[pyo3(signature = (id, *, store=None, **options))]
+fn summary(
+    py: Python<'_>,
+    id: &str,
+    store: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<String> {
+    let redact = redaction("summary", options)?;
     let target = StoreTarget::new(store_dir("summary", store)?);
-    py.detach(|| toolcap::store_summary(&target, id))
+    py.detach(|| toolcap::store_summary(&target, id, &redact))
         .map_err(error)
 }
 
@@ -989,12 +1009,14 @@ fn show(
 /// What `toolcap --list` prints: a line for each of the newest `limit`
 /// outputs of the store, newest first.
 #[pyfunction]
-#[pyo3(signature = (limit=None, *, store=None))]
+#[pyo3(signature = (limit=None, *, store=None, **options))]
 fn list_outputs(
     py: Python<'_>,
     limit: Option<&Bound<'_, PyAny>>,
     store: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
+    let redact = redaction("list_outputs", options)?;
     let limit = match limit.filter(|limit| !limit.is_none()) {
         None => None,
         Some(limit) => {
@@ -1012,7 +1034,7 @@ fn list_outputs(
         }
     };
     let target = StoreTarget::new(store_dir("list_outputs", store)?);
-    py.detach(|| toolcap::store_list(&target, limit))
+    py.detach(|| toolcap::store_list(&target, limit, &redact))
         .map_err(error)
 }
 

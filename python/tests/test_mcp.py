@@ -406,3 +406,20 @@ def test_secrets_are_redacted_in_run_and_show(tmp_path):
     # The store keeps the raw bytes.
     store = tmp_path / "store" / f"{ran.structured_content['spill_id']}.log"
     assert store.read_bytes().startswith(f"token={secret}\n".encode())
+
+
+def test_secrets_in_a_command_are_redacted_in_summary_and_list(tmp_path):
+    secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    # Enough output to be cut, so that it is stored.
+    command = f"echo GITHUB_TOKEN={secret} >/dev/null; {sys.executable} -c \"{WORDY_LOG}\""
+
+    async def body(session):
+        ran = await session.call_tool("run", {"command": command})
+        summary = await session.call_tool("summary", {"id": ran.structured_content["spill_id"]})
+        listed = await session.call_tool("list", {"limit": 1})
+        return summary, listed
+
+    summary, listed = serve(tmp_path, body)
+    for result in (summary, listed):
+        assert not result.is_error
+        assert "GITHUB_TOKEN=[REDACTED:github-token]" in text_of(result) and secret not in text_of(result)

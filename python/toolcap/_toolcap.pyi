@@ -371,15 +371,23 @@ def run(
     cannot be made.
     """
 
-def summary(id: str, *, store: bool | Path | None = None) -> str:
+def summary(
+    id: str,
+    *,
+    store: bool | Path | None = None,
+    redact: bool | None = None,
+    redact_pattern: str | Sequence[str] | None = None,
+) -> str:
     """The line `toolcap --summary ID` prints: one line a harness can put in
     place of a tool result that it clears from its context, such as
 
         [output 3f2a9c1b: 74,880 bytes, 1,204 lines, exit 101, cargo test; full output: toolcap --show 3f2a9c1b]
 
     `id` may be any unique prefix of a `spill_id`. `store` is the store that
-    holds it: the default one (None or True), or a directory. Raises
-    ValueError for an unknown or ambiguous id, or a store that is refused.
+    holds it: the default one (None or True), or a directory. With `redact`
+    (or `redact_pattern`, as for `cap`) the command is redacted, as
+    `--summary ID --redact` does. Raises ValueError for an unknown or
+    ambiguous id, a store that is refused, or a pattern that is not a regex.
     """
 
 def show(
@@ -414,14 +422,21 @@ def show(
     pattern or a bad option, or a store that is refused.
     """
 
-def list_outputs(limit: int | None = None, *, store: bool | Path | None = None) -> str:
+def list_outputs(
+    limit: int | None = None,
+    *,
+    store: bool | Path | None = None,
+    redact: bool | None = None,
+    redact_pattern: str | Sequence[str] | None = None,
+) -> str:
     """What `toolcap --list` prints: a line for each of the newest `limit`
     outputs of the store (all of them for None), newest first, such as
 
         3f2a9c1b  2026-12-01T23:45:25Z         74,880 bytes       1,204 lines  cargo test
 
-    `store` as for `show`. An empty str when there is no store. Raises
-    ValueError for a negative limit or a store that is refused.
+    `store` as for `show`; `redact` and `redact_pattern` as for `summary`.
+    An empty str when there is no store. Raises ValueError for a negative
+    limit, a store that is refused, or a pattern that is not a regex.
     """
 
 def main() -> int:

@@ -178,8 +178,17 @@ class _Runs:
             return self._idle.wait_for(lambda: self._count == 0, timeout=wait_s)
 
 
+# What `summary` and `list` apply of the server's options: redaction of the
+# commands they print (a token typed on a command line is a secret too).
+REDACT_OPTIONS = ("redact", "redact_pattern")
+
+
 def _show_options(options: "dict[str, Any]") -> "dict[str, Any]":
     return {name: value for name, value in options.items() if name in SHOW_OPTIONS}
+
+
+def _redact_options(options: "dict[str, Any]") -> "dict[str, Any]":
+    return {name: value for name, value in options.items() if name in REDACT_OPTIONS}
 
 
 def server(options: "dict[str, Any]", cwd_root: Optional[str] = None, runs: Optional[_Runs] = None) -> "MCPServer":
@@ -299,7 +308,8 @@ def server(options: "dict[str, Any]", cwd_root: Optional[str] = None, runs: Opti
         id: Annotated[str, Field(description="the id of a stored output (any unique prefix)")],
     ) -> CallToolResult:
         try:
-            line = await anyio.to_thread.run_sync(functools.partial(toolcap.summary, id, store=store))
+            call = functools.partial(toolcap.summary, id, store=store, **_redact_options(options))
+            line = await anyio.to_thread.run_sync(call)
         except (ValueError, OSError) as err:
             return failure(str(err))
         return CallToolResult(content=[TextContent(type="text", text=line)])
@@ -308,7 +318,8 @@ def server(options: "dict[str, Any]", cwd_root: Optional[str] = None, runs: Opti
         limit: Annotated[Optional[int], Field(ge=1, description="at most this many (default: all)")] = None,
     ) -> CallToolResult:
         try:
-            text = await anyio.to_thread.run_sync(functools.partial(toolcap.list_outputs, limit, store=store))
+            call = functools.partial(toolcap.list_outputs, limit, store=store, **_redact_options(options))
+            text = await anyio.to_thread.run_sync(call)
         except (ValueError, OSError) as err:
             return failure(str(err))
         return CallToolResult(content=[TextContent(type="text", text=text)])

@@ -1143,7 +1143,8 @@ const NOT_FOR_SHOW: [&str; 7] = [
 
 /// Refuses an option given on the command line that the store command does
 /// not apply, naming it (issue 21): `--list`, `--summary` and `--prune` take
-/// only the store (`--prune` its retention too); `--show` takes its own
+/// only the store (`--prune` its retention too, `--list` and `--summary`
+/// `--redact` for the commands they print, issue 25); `--show` takes its own
 /// options and the capping options, which cap its view. An option from the
 /// environment (TOOLCAP_MAX) is a default, not a request, and is not
 /// refused.
@@ -1163,9 +1164,10 @@ fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Resul
     let applies = |arg: &clap::Arg| {
         let id = arg.get_id().as_str();
         let store = ["store", "spill_dir"].contains(&id);
+        let redact = ["redact", "redact_pattern"].contains(&id);
         match store_command {
-            StoreCommand::List => store || id == "list",
-            StoreCommand::Summary { .. } => store || id == "summary",
+            StoreCommand::List => store || redact || id == "list",
+            StoreCommand::Summary { .. } => store || redact || id == "summary",
             StoreCommand::Prune => store || ["prune", "retain", "retain_size"].contains(&id),
             StoreCommand::Show { .. } => {
                 arg.get_help_heading() != Some(WRAP_MODE) && !NOT_FOR_SHOW.contains(&id)

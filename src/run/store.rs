@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::view::{self, StoredView};
 use crate::config::{Config, Mode, StoreCommand};
 use crate::error::{Error, Problem};
+use crate::options::Options;
 use crate::render::template::grouped_digits;
 use crate::render::text::{shell_quoted, show_command};
 use crate::report::Report;
@@ -83,7 +84,12 @@ fn run_command(
     let mut out = Sink::stdout();
     let mut no_match = false;
     let written = match command {
-        StoreCommand::List => list(&entries.outputs, None, &mut out),
+        StoreCommand::List => list(
+            &entries.outputs,
+            None,
+            config.options.redact_rules()?.as_ref(),
+            &mut out,
+        ),
         StoreCommand::Show {
             id,
             lines,
@@ -113,7 +119,8 @@ fn run_command(
         }
         StoreCommand::Summary { id } => {
             let entry = find(&store, &entries.outputs, id)?;
-            writeln!(out, "{}", summary(entry, &dir))
+            let redact = config.options.redact_rules()?;
+            writeln!(out, "{}", summary(entry, &dir, redact.as_ref()))
         }
         StoreCommand::Prune => Ok(()),
     };
@@ -191,8 +198,13 @@ fn find<'a>(store: &Store, outputs: &'a [Entry], prefix: &str) -> Result<&'a Ent
 }
 
 /// One row per output, newest first (the newest `limit` only, if given):
-/// id, time, size, lines, command.
-fn list(outputs: &[Entry], limit: Option<usize>, out: &mut impl Write) -> io::Result<()> {
+/// id, time, size, lines, command (with `redact`, redacted).
+fn list(
+    outputs: &[Entry],
+    limit: Option<usize>,
+    redact: Option<&RedactRules>,
+    out: &mut impl Write,
+) -> io::Result<()> {
     for entry in outputs.iter().rev().take(limit.unwrap_or(usize::MAX)) {
         writeln!(
             out,
@@ -201,7 +213,7 @@ fn list(outputs: &[Entry], limit: Option<usize>, out: &mut impl Write) -> io::Re
             entry.created,
             grouped_digits(entry.bytes),
             grouped_digits(entry.lines),
-            described_command(entry)
+            described_command(entry, redact)
         )?;
     }
     Ok(())
@@ -304,36 +316,51 @@ impl<W: Write> Emit for LinesFrom<'_, W> {
 /// harness puts in place of a tool result that it clears from its context.
 /// `id` may be any unique prefix of the output's id. Manifest lines that
 /// are not outputs are skipped, as `--summary` skips them (it also warns).
+/// Of `options`, only `redact` and `redact_pattern` apply: they redact
+/// the command, as `--summary ID --redact` does.
 ///
 /// # Errors
 ///
 /// [`Error::Store`] when the store is refused (another user's, or
 /// writable by others), its manifest cannot be read, or it holds no output
-/// whose id starts with `id`, or more than one.
-pub fn store_summary(store: &StoreTarget, id: &str) -> Result<String, Error> {
+/// whose id starts with `id`, or more than one; [`Error::Usage`] for a
+/// `redact_pattern` that is not a regex.
+pub fn store_summary(store: &StoreTarget, id: &str, options: &Options) -> Result<String, Error> {
+    let redact = options.redact_rules()?;
     let (dir, opened) = existing(store)?;
     let Some(opened) = opened else {
         return Err(no_store(id, &dir));
     };
     let entries = entries_of(&opened)?;
-    Ok(summary(find(&opened, &entries.outputs, id)?, &dir))
+    Ok(summary(
+        find(&opened, &entries.outputs, id)?,
+        &dir,
+        redact.as_ref(),
+    ))
 }
 
 /// What `toolcap --list` prints: a line for each of the newest `limit`
 /// outputs of the store (all of them when `None`), newest first; nothing
-/// when there is no store.
+/// when there is no store. Of `options`, only `redact` and
+/// `redact_pattern` apply, as for [`store_summary`].
 ///
 /// # Errors
 ///
 /// As [`store_summary`], but for the id.
-pub fn store_list(store: &StoreTarget, limit: Option<usize>) -> Result<String, Error> {
+pub fn store_list(
+    store: &StoreTarget,
+    limit: Option<usize>,
+    options: &Options,
+) -> Result<String, Error> {
+    let redact = options.redact_rules()?;
     let (_, opened) = existing(store)?;
     let Some(opened) = opened else {
         return Ok(String::new());
     };
     let entries = entries_of(&opened)?;
     let mut text = Vec::new();
-    list(&entries.outputs, limit, &mut text).map_err(Error::io("cannot list the store"))?;
+    list(&entries.outputs, limit, redact.as_ref(), &mut text)
+        .map_err(Error::io("cannot list the store"))?;
     // Every part of a row is UTF-8: ids, times, numbers, escaped commands.
     Ok(String::from_utf8_lossy(&text).into_owned())
 }
@@ -380,8 +407,10 @@ pub fn show_view(config: &Config) -> Result<StoredView, Error> {
 }
 
 /// `[output {id}: {bytes} bytes, {lines} lines, exit {status}, {command};
-/// full output: toolcap --show {id}]`, the exit and command in wrap mode.
-pub(crate) fn summary(entry: &Entry, dir: &Path) -> String {
+/// full output: toolcap --show {id}]`, the exit and command in wrap mode
+/// (with `redact`, redacted before it is shortened: no part of a secret
+/// is left at the cut).
+pub(crate) fn summary(entry: &Entry, dir: &Path, redact: Option<&RedactRules>) -> String {
     let mut text = format!(
         "[output {}: {} bytes, {} lines",
         entry.id,
@@ -393,7 +422,10 @@ pub(crate) fn summary(entry: &Entry, dir: &Path) -> String {
     }
     if entry.command.is_some() {
         text.push_str(", ");
-        text.push_str(&shortened(&described_command(entry), SUMMARY_COMMAND_WIDTH));
+        text.push_str(&shortened(
+            &described_command(entry, redact),
+            SUMMARY_COMMAND_WIDTH,
+        ));
     }
     text.push_str(&format!("; full output: {}]", show_command(&entry.id, dir)));
     text
@@ -401,11 +433,11 @@ pub(crate) fn summary(entry: &Entry, dir: &Path) -> String {
 
 /// The command of an output as one line, `stderr of ` before it for a
 /// command's separate stderr; empty outside wrap mode.
-fn described_command(entry: &Entry) -> String {
+fn described_command(entry: &Entry, redact: Option<&RedactRules>) -> String {
     let command = entry
         .command
         .as_deref()
-        .map(command_line)
+        .map(|argv| command_line(argv, redact))
         .unwrap_or_default();
     if entry.stderr {
         format!("stderr of {command}")
@@ -418,7 +450,10 @@ fn described_command(entry: &Entry) -> String {
 /// `-- bash -c STRING`) shows the STRING, a program its words, each quoted
 /// for a POSIX shell where it needs to be; control characters are escaped
 /// as in a marker, so that a listing row or a summary stays one line.
-fn command_line(argv: &[String]) -> String {
+/// With `redact`, the line is redacted first, as output is: an escape
+/// sequence inside a secret does not let it through, and a multi-line
+/// `-c` script is matched line by line.
+fn command_line(argv: &[String], redact: Option<&RedactRules>) -> String {
     let line = match argv {
         [shell, flag, string] if flag == "-c" && is_shell(shell) => string.clone(),
         words => words
@@ -427,7 +462,11 @@ fn command_line(argv: &[String]) -> String {
             .collect::<Vec<_>>()
             .join(" "),
     };
-    String::from_utf8_lossy(&escape_for_marker(line.as_bytes())).into_owned()
+    let line = match redact {
+        Some(rules) => rules.redacted(line.as_bytes()),
+        None => line.into_bytes(),
+    };
+    String::from_utf8_lossy(&escape_for_marker(&line)).into_owned()
 }
 
 /// At most `width` characters, the last one `…` when cut.
@@ -448,23 +487,63 @@ mod tests {
     fn commands_read_as_typed() {
         let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            command_line(&argv(&["/bin/sh", "-c", "make test | tee x"])),
+            command_line(&argv(&["/bin/sh", "-c", "make test | tee x"]), None),
             "make test | tee x"
         );
         assert_eq!(
-            command_line(&argv(&["cargo", "test", "--", "a b", "it's"])),
+            command_line(&argv(&["cargo", "test", "--", "a b", "it's"]), None),
             "cargo test -- 'a b' 'it'\\''s'"
         );
         assert_eq!(
-            command_line(&argv(&["bash", "-c", "seq 5\necho \x1b[1mdone"])),
+            command_line(&argv(&["bash", "-c", "seq 5\necho \x1b[1mdone"]), None),
             "seq 5\\necho \\x1b[1mdone"
         );
-        assert_eq!(command_line(&argv(&["grep", "-c", "1"])), "grep -c 1");
+        assert_eq!(command_line(&argv(&["grep", "-c", "1"]), None), "grep -c 1");
         assert_eq!(
-            command_line(&argv(&["python3", "-c", "print(1)"])),
+            command_line(&argv(&["python3", "-c", "print(1)"]), None),
             "python3 -c 'print(1)'"
         );
         assert_eq!(shortened("abcdef", 4), "abc…");
         assert_eq!(shortened("abc", 4), "abc");
+    }
+
+    /// A secret in a stored command is redacted before the line is
+    /// escaped (a colour code inside it does not let it through) and
+    /// before it is shortened (no part of it is left at the cut).
+    #[test]
+    fn a_redacted_command_shows_no_secret() {
+        let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let rules = RedactRules::new(&[]).unwrap();
+        assert_eq!(
+            command_line(
+                &argv(&[
+                    "sh",
+                    "-c",
+                    "curl -H 'Authorization: Bearer FAKEfake\x1b[1mFAKE0042' x\necho hi"
+                ]),
+                Some(&rules)
+            ),
+            "curl -H 'Authorization: Bearer [REDACTED:bearer-token]' x\\necho hi"
+        );
+        // A token that the summary's width would cut in two.
+        let token = "ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfake0042";
+        let entry = Entry {
+            id: "0123456789abcdef".into(),
+            created: "2026-12-02T00:00:00Z".into(),
+            bytes: 1,
+            lines: 1,
+            omitted_lines: None,
+            command: Some(argv(&[
+                "sh",
+                "-c",
+                &format!("{}git push https://{token}@h/r", "x".repeat(60)),
+            ])),
+            exit: Some(0),
+            stderr: false,
+        };
+        let dir = Path::new("/store");
+        assert!(summary(&entry, dir, None).contains("https://gh…"));
+        let redacted = summary(&entry, dir, Some(&rules));
+        assert!(redacted.contains("https://[R…"), "{redacted}");
     }
 }

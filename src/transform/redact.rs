@@ -12,8 +12,9 @@
 //!    scanned and only the unfinished last line of a chunk is held back (at
 //!    most [`LINE_LIMIT`] bytes: the lookahead bound).
 //! 2. Whole lines are first searched for literals (each family's prefixes,
-//!    the key names, ESC), many at a time, case-insensitively; only a line
-//!    holding one is matched against the families that literal belongs to.
+//!    the key names, ESC), many at a time, each in every case its family
+//!    matches ([`Prefilter`]); only a line holding one is matched against
+//!    the families that literal belongs to.
 //! 3. A line is matched as it would look on a terminal: its escape
 //!    sequences are taken out first, and a match covers the raw bytes from
 //!    its first character to its last, sequences inside included, so a
@@ -110,11 +111,13 @@ enum Family {
 
 /// One family: literals one of which every match holds (searched for
 /// case-insensitively), and its pattern. A literal need not be where a
-/// match starts: `hp_` rather than `ghp_`, because a literal's first
-/// three bytes are its fingerprint in the multi-literal search, and
-/// punctuation (`_`, `-`, `.`) there is rare in text where letters are
-/// not, so fewer places are checked for nothing. The part replaced is the group
-/// named `s` (or `s1`, `s2`), else the whole match.
+/// match starts, nor a whole word: its first three bytes are its
+/// fingerprint in the literal search ([`Prefilter`]), so each starts
+/// where the family's text is rarest in ordinary output, so that fewer
+/// places are checked for nothing: `hp_` rather than `ghp_` (punctuation
+/// is rarer than letters), `ecr` rather than `secret`, `rization` rather
+/// than `authorization`. The part replaced is the group named `s` (or
+/// `s1`, `s2`), else the whole match.
 struct Spec {
     family: Family,
     literals: &'static [&'static str],
@@ -122,12 +125,11 @@ struct Spec {
 }
 
 /// Key names that name a secret, as a regex alternative, and literals one
-/// of which each holds (few, and at least 3 bytes long: up to 32 literals
-/// are searched for 32 bytes at a time, more only 16 at a time). A key
-/// name holds one at its end, or before a final `key` or `base`
-/// (`SECRET_KEY`, `SECRET_KEY_BASE`).
+/// of which each word holds (few, and at least 3 bytes long, as every
+/// literal: see [`Prefilter`]). A key name ends in one of the words, or
+/// has a final `key` or `base` after it (`SECRET_KEY`, `SECRET_KEY_BASE`).
 const KEY_WORDS: &str = r"passw(?:or)?d|secret|token|api[_-]?key|access[_-]?key|private[_-]?key";
-const KEY_LITERALS: &[&str] = &["passw", "secret", "token", "key"];
+const KEY_LITERALS: &[&str] = &["ssw", "ecr", "tok", "key"];
 
 /// The patterns, each from the vendor's documented format.
 const FAMILIES: &[Spec] = &[
@@ -159,7 +161,7 @@ const FAMILIES: &[Spec] = &[
     // Slack incoming webhooks: the path after the host is the secret.
     Spec {
         family: Family::SlackWebhook,
-        literals: &["hooks.slack.com"],
+        literals: &[".slack.com"],
         pattern: r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_/-]{20,})",
     },
     // Stripe, "API keys": live secret `sk_live_` and restricted `rk_live_`
@@ -202,7 +204,7 @@ const FAMILIES: &[Spec] = &[
     // `SecretAccessKey` of STS's JSON).
     Spec {
         family: Family::AwsSecret,
-        literals: &["secret"],
+        literals: &["ecr"],
         pattern: r#"(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
     },
     // RFC 7519: three base64url parts; the first two are JSON objects, so
@@ -224,13 +226,13 @@ const FAMILIES: &[Spec] = &[
     // of IANA's HTTP authentication schemes) stays.
     Spec {
         family: Family::Authorization,
-        literals: &["authorization"],
+        literals: &["riza"],
         pattern: r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?P<scheme>bearer|basic|token|digest|negotiate|ntlm|dpop|gnap|hoba|mutual|vapid|privatetoken|scram-sha-1|scram-sha-256|aws4-hmac-sha256)\s+)?(?P<s>[^\s"',]+)"#,
     },
     // RFC 6750: a bearer token outside a header (`-H 'Bearer ...'`).
     Spec {
         family: Family::Bearer,
-        literals: &["bearer"],
+        literals: &["rer"],
         pattern: r"(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)",
     },
     // RFC 3986 userinfo: `scheme://user:password@host`, or a long
@@ -309,41 +311,53 @@ struct BuiltIn {
     pem_end: Regex,
 }
 
-/// Text folded at a time for the literal search, at first and at most: a literal in the next line costs little folding, and the
-/// scratch memory stays bounded.
-const FIRST_WINDOW: usize = 256;
-const FOLD_WINDOW: usize = 16 * 1024;
+/// The literal search's buckets (Teddy's 8-bucket form): a place in the
+/// text is checked against a bucket's literals when each of its three
+/// bytes has a low and a high nibble that one of the bucket's literals
+/// has at that position, so a bucket whose literals' nibbles mix into
+/// few of the trigrams of ordinary text costs little. These were chosen
+/// by counting those places in the benchmark's log, this repository's
+/// `git log -p` and its sources. A literal missing here falls into
+/// bucket 0 (as correctly, more slowly); a test checks that none is.
+const BUCKETS: [&[&str]; 8] = [
+    &["AIza", "rer", "riza", "ABIA", "AKIA"],
+    &["ho_", "xox", "://", "-----BEGIN", "sk-"],
+    &["gloas-", "glpat-", "glptt-", "_pat_", "_live_"],
+    &["hs_", "ssw", "hr_", "hu_", "hp_"],
+    &["tok", "glcbt-", "gldt-"],
+    &[".slack.com", ".eyJ", "xapp-"],
+    &["key", "ACCA", "ASIA"],
+    &["glrt-", "ecr"],
+];
 
 /// Where the first line that may hold a family's literal is, in a run of
-/// lines (callgrind on 50 MB of the benchmark's log, which holds none,
-/// 2026-12-02: 3.8 instructions a byte for all of `--redact` before,
-/// 2.6 after).
+/// lines (callgrind on 20 MB of the benchmark's log, which holds none,
+/// 2026-12-02: 3.8 instructions a byte for all of `--redact` at first,
+/// 2.6 with a copy of the text folded to lower case and Teddy's
+/// 16-bucket form, 1.7 now, of which 0.85 is this search and 0.5
+/// the two counts of newlines, the raw stream's and the capper's).
 ///
-/// 1. A window of the text (256 bytes at first, doubling up to 16 KiB,
-///    since a literal is often in the next line) is copied with bit 0x20
-///    set in every byte. That maps both cases of an ASCII letter to the
-///    lower-case one and any other byte to one no letter maps to, so text
-///    equal to a literal but for ASCII case (the patterns are `(?-u)`:
-///    ASCII case only) is equal to it once both are folded; what else it
-///    makes equal only sends a line to the families for nothing. It is
-///    one OR a byte, where lower-casing is a compare and a select.
-/// 2. All the literals, folded the same way, are searched for in it at
-///    once with Teddy's 16-bucket form: with 31 literals in 8 buckets,
-///    the usual form stops at many places where lower-case letters meet
-///    some literal's three-byte fingerprint, and checking them was most
-///    of the cost (the search alone: 2.3 instructions a byte in 8
-///    buckets, 1.5 in 16, where dropping any family's literals no longer
-///    changes it).
+/// 1. Every family's literals are searched for in the raw text at once,
+///    with Teddy's 8-bucket form: 32 bytes a step with AVX2, where the
+///    16-bucket form takes 16 (1.5 instructions a byte whatever its
+///    literals, against 0.85), in the buckets of [`BUCKETS`]. In buckets
+///    that fell by chance, the 8-bucket form stopped at so many places
+///    that it cost more than the 16-bucket one (3.7 instructions a byte).
+/// 2. A family matched as written (a vendor's prefix) gives its literals
+///    as written; one matched in any ASCII case (`(?i)`: key names,
+///    `Authorization`, `Bearer`) gives each of its literals in every case,
+///    which is why those are short (3 or 4 bytes: at most 16 forms). The
+///    forms of a literal share the low nibbles that Teddy puts literals
+///    into buckets by, so they fall into one bucket and add no place to
+///    check; no copy of the text folded to one case is needed (that copy
+///    cost 0.3 instructions a byte, and a memory pass).
 ///
-/// Searching the vendor prefixes on the raw bytes without folding, and
-/// the few `(?i)` key names apart in folded text, was measured too: two
-/// passes cost more than one (2.8 instructions a byte for the searches
-/// alone); so did literals of 4 bytes or more (longer fingerprints, but
-/// 49 literals: 1.9).
+/// Searching the vendor prefixes apart from the key names was measured
+/// too: two passes cost more than one (2.8 instructions a byte for the
+/// searches alone); so did literals of 4 bytes or more (longer
+/// fingerprints, but 49 literals: 1.9).
 struct Prefilter {
     search: Search,
-    /// The longest literal: windows overlap by it less one.
-    longest: usize,
 }
 
 /// A search for any of some literals, the leftmost first.
@@ -357,11 +371,15 @@ enum Search {
 
 impl Search {
     fn new(literals: &[Vec<u8>]) -> Result<Search, regex::Error> {
-        // The 16-bucket form needs AVX2; without it, whichever Teddy runs.
-        for fat in [Some(true), None] {
+        // The 8-bucket form, whose buckets BUCKETS chose; whichever Teddy
+        // runs if it cannot. More than 64 literals are fine: the forms of
+        // one literal share a bucket (the limit guards against many
+        // literals in each).
+        for fat in [Some(false), None] {
             let mut config = packed::Config::new();
             if let Some(searcher) = config
                 .only_teddy_fat(fat)
+                .heuristic_pattern_limits(false)
                 .builder()
                 .extend(literals)
                 .build()
@@ -384,42 +402,128 @@ impl Search {
     }
 }
 
-/// A byte as the literal search sees it (step 1 of [`Prefilter`]).
-fn fold_byte(byte: u8) -> u8 {
-    byte | 0x20
+/// A form of a literal that the search looks for, with the literal's
+/// name (as [`BUCKETS`] and the families spell it).
+type Form = (&'static str, Vec<u8>);
+
+/// A literal in every ASCII case.
+fn case_forms(literal: &str) -> Vec<Vec<u8>> {
+    let mut forms = vec![Vec::new()];
+    for byte in literal.bytes() {
+        let cases = [byte.to_ascii_lowercase(), byte.to_ascii_uppercase()];
+        let cases = if cases[0] == cases[1] {
+            &cases[..1]
+        } else {
+            &cases[..]
+        };
+        forms = forms
+            .iter()
+            .flat_map(|form: &Vec<u8>| {
+                cases.iter().map(move |&case| {
+                    let mut longer = form.clone();
+                    longer.push(case);
+                    longer
+                })
+            })
+            .collect();
+    }
+    forms
 }
 
-fn fold(text: &[u8]) -> Vec<u8> {
-    text.iter().copied().map(fold_byte).collect()
+/// What Teddy puts literals into buckets by: the low nibbles of the first
+/// three bytes (every literal has three).
+fn low_nibbles(form: &[u8]) -> [u8; 3] {
+    let nibble = |at: usize| form.get(at).map_or(0, |byte| byte & 0x0F);
+    [nibble(0), nibble(1), nibble(2)]
+}
+
+/// `forms` (each with its literal's name) in the order that puts each into
+/// its literal's bucket of [`BUCKETS`]. Teddy (aho-corasick 1.1,
+/// `packed/teddy/generic.rs`) puts literal `i` into bucket `7 - i % 8`,
+/// unless an earlier one has the same [`low_nibbles`], whose bucket it
+/// joins: so each group of forms with the same low nibbles is placed
+/// first where its bucket comes round, and the rest of a group fill the
+/// places whose bucket has nothing left to place.
+fn teddy_order(forms: Vec<Form>) -> Vec<Form> {
+    let bucket_of = |name: &str| {
+        BUCKETS
+            .iter()
+            .position(|row| row.contains(&name))
+            .unwrap_or(0)
+    };
+    // The forms by their low nibbles, with their bucket.
+    let mut groups: Vec<([u8; 3], usize, Vec<Form>)> = Vec::new();
+    for (name, form) in forms {
+        let nibbles = low_nibbles(&form);
+        match groups.iter_mut().find(|group| group.0 == nibbles) {
+            Some(group) => group.2.push((name, form)),
+            None => groups.push((nibbles, bucket_of(name), vec![(name, form)])),
+        }
+    }
+    // Each bucket's groups, the last to place first.
+    let mut queues: Vec<Vec<Vec<Form>>> = vec![Vec::new(); 8];
+    for (_, bucket, group) in groups.into_iter().rev() {
+        queues[bucket].push(group);
+    }
+    let mut order = Vec::new();
+    let mut rest = Vec::new();
+    while queues.iter().any(|queue| !queue.is_empty()) || !rest.is_empty() {
+        let bucket = 7 - order.len() % 8;
+        if let Some(group) = queues[bucket].pop() {
+            let mut group = group.into_iter();
+            order.extend(group.next());
+            rest.extend(group);
+        } else if let Some(form) = rest.pop() {
+            order.push(form);
+        } else if let Some(first) = order.first().cloned() {
+            // Nothing may go here: the first form again, which joins its
+            // own bucket and matches where it does.
+            order.push(first);
+        } else {
+            // Bucket 7 has no literal: start with another.
+            let Some(queue) = queues.iter_mut().find(|queue| !queue.is_empty()) else {
+                break;
+            };
+            if let Some(group) = queue.pop() {
+                order.extend(group);
+            }
+        }
+    }
+    order
+}
+
+/// Every literal in each ASCII case its family matches (see
+/// [`Prefilter`]), each once, with its literal.
+fn literal_forms() -> Vec<Form> {
+    let mut forms: Vec<Form> = Vec::new();
+    let specs = FAMILIES.iter().map(|spec| (spec.literals, spec.pattern));
+    for (literals, pattern) in specs.chain([(KEY_LITERALS, FLAG), (KEY_LITERALS, ASSIGNMENT)]) {
+        for &literal in literals {
+            let literal_forms = if pattern.starts_with("(?i)") {
+                case_forms(literal)
+            } else {
+                vec![literal.as_bytes().to_vec()]
+            };
+            for form in literal_forms {
+                if !forms.iter().any(|(_, known)| *known == form) {
+                    forms.push((literal, form));
+                }
+            }
+        }
+    }
+    forms
 }
 
 impl Prefilter {
     fn new(literals: &[Vec<u8>]) -> Result<Prefilter, regex::Error> {
         Ok(Prefilter {
             search: Search::new(literals)?,
-            longest: literals.iter().map(Vec::len).max().unwrap_or(1),
         })
     }
 
-    /// Where the first literal in `text` starts; `scratch` is reused.
-    fn first(&self, text: &[u8], scratch: &mut Vec<u8>) -> Option<usize> {
-        let (mut from, mut size) = (0, FIRST_WINDOW);
-        while from < text.len() {
-            let end = from.saturating_add(size).min(text.len());
-            scratch.clear();
-            scratch.extend(text[from..end].iter().copied().map(fold_byte));
-            if let Some(found) = self.search.find(scratch) {
-                return Some(from + found);
-            }
-            if end == text.len() {
-                break;
-            }
-            // Windows overlap by a literal's length less one, so that no
-            // literal is split between two of them.
-            from = end - (self.longest - 1).min(end - from - 1);
-            size = (size * 2).min(FOLD_WINDOW);
-        }
-        None
+    /// Where the first literal in `text` starts.
+    fn first(&self, text: &[u8]) -> Option<usize> {
+        self.search.find(text)
     }
 }
 
@@ -452,6 +556,18 @@ impl RedactRules {
             .map(|pattern| Regex::new(pattern).map_err(|err| (pattern.clone(), err)))
             .collect::<Result<_, _>>()?;
         Ok(RedactRules(Arc::new(Rules { base, custom })))
+    }
+}
+
+impl RedactRules {
+    /// `text` as `--redact` shows it: for what the store commands print
+    /// of the store besides an output (a stored command line).
+    pub(crate) fn redacted(&self, text: &[u8]) -> Vec<u8> {
+        let mut redact = Redact::new(self.clone());
+        let mut out = super::Collected::default();
+        redact.push(text, &mut out);
+        redact.finish(&Ending { spill: None }, &mut out);
+        out.0
     }
 }
 
@@ -488,11 +604,11 @@ impl BuiltIn {
                 &pattern.replace("KEY_WORDS", KEY_WORDS),
             ));
         }
-        let folded: Vec<Vec<u8>> = literals
-            .iter()
-            .map(|literal| fold(literal.as_bytes()))
+        let ordered: Vec<Vec<u8>> = teddy_order(literal_forms())
+            .into_iter()
+            .map(|(_, form)| form)
             .collect();
-        let prefilter = Prefilter::new(&folded).map_err(|err| (String::from("literals"), err))?;
+        let prefilter = Prefilter::new(&ordered).map_err(|err| (String::from("literals"), err))?;
         // Searched in one line at a time: the NFA, which is quick to build,
         // is as fast as a DFA there.
         let literals = AhoCorasick::builder()
@@ -521,8 +637,8 @@ impl BuiltIn {
 impl Rules {
     /// A point in `text` before which no line holds a literal (the line
     /// that holds it may).
-    fn first_literal(&self, text: &[u8], scratch: &mut Vec<u8>) -> Option<usize> {
-        self.base.prefilter.first(text, scratch)
+    fn first_literal(&self, text: &[u8]) -> Option<usize> {
+        self.base.prefilter.first(text)
     }
 
     /// The regions of `text` (a line's visible text, without its
@@ -763,8 +879,6 @@ pub(crate) struct Redact {
     map: Vec<usize>,
     regions: Vec<Region>,
     redacted: Vec<u8>,
-    /// The prefilter's lower-cased text.
-    scratch: Vec<u8>,
 }
 
 impl Redact {
@@ -779,7 +893,6 @@ impl Redact {
             map: Vec::new(),
             regions: Vec::new(),
             redacted: Vec::new(),
-            scratch: Vec::new(),
         }
     }
 
@@ -865,7 +978,7 @@ impl Redact {
                 escape = Some(memchr(ESC, &text[at..]).map_or(text.len(), |found| at + found));
             }
             let literal = rules
-                .first_literal(&text[at..], &mut self.scratch)
+                .first_literal(&text[at..])
                 .map_or(text.len(), |found| at + found);
             let next = [Some(literal), custom, escape]
                 .into_iter()
@@ -1121,46 +1234,77 @@ mod tests {
         RedactRules::new(&[]).unwrap()
     }
 
-    /// The literal search finds every literal in any ASCII case, at and
-    /// across the edges of its windows, and skips text without one.
+    /// Every form of every literal falls into the bucket that [`BUCKETS`]
+    /// gives its literal, by Teddy's rule (see [`teddy_order`]); every
+    /// literal has a bucket, and every name there is a literal.
     #[test]
-    fn the_prefilter_finds_every_literal_in_any_case() {
+    fn every_literal_falls_into_its_bucket() {
+        let forms = literal_forms();
+        for row in BUCKETS {
+            for name in row {
+                assert!(forms.iter().any(|(known, _)| known == name), "{name}");
+            }
+        }
+        let mut seen: Vec<([u8; 3], usize)> = Vec::new();
+        let order = teddy_order(forms);
+        for (index, (name, form)) in order.iter().enumerate() {
+            let nibbles = low_nibbles(form);
+            let bucket = match seen.iter().find(|(known, _)| *known == nibbles) {
+                Some(&(_, bucket)) => bucket,
+                None => {
+                    seen.push((nibbles, 7 - index % 8));
+                    7 - index % 8
+                }
+            };
+            let wanted = BUCKETS.iter().position(|row| row.contains(name));
+            assert_eq!(Some(bucket), wanted, "{name} ({form:?}) at {index}");
+        }
+        assert_eq!(order.len(), literal_forms().len(), "no form repeated");
+    }
+
+    /// The literal search finds every literal in each ASCII case its
+    /// family matches (any case with `(?i)`, else as written), wherever
+    /// it is in a run of lines, and skips text without one.
+    #[test]
+    fn the_prefilter_finds_every_literal_in_each_case_its_family_matches() {
         let base = rules().0.base;
-        let mut scratch = Vec::new();
-        let literals = FAMILIES
+        let specs = FAMILIES
             .iter()
-            .flat_map(|spec| spec.literals.iter())
-            .chain(KEY_LITERALS);
-        for literal in literals {
-            let upper = literal.to_ascii_uppercase();
-            let lower = literal.to_ascii_lowercase();
-            let mixed: String = lower
-                .chars()
-                .enumerate()
-                .map(|(i, c)| {
-                    if i % 2 == 0 {
-                        c.to_ascii_uppercase()
-                    } else {
-                        c
+            .map(|spec| (spec.literals, spec.pattern))
+            .chain([(KEY_LITERALS, FLAG)]);
+        for (literals, pattern) in specs {
+            for literal in literals {
+                let mut variants = vec![literal.to_string()];
+                if pattern.starts_with("(?i)") {
+                    let upper = literal.to_ascii_uppercase();
+                    let lower = literal.to_ascii_lowercase();
+                    let mixed: String = lower
+                        .chars()
+                        .enumerate()
+                        .map(|(i, c)| {
+                            if i % 2 == 0 {
+                                c.to_ascii_uppercase()
+                            } else {
+                                c
+                            }
+                        })
+                        .collect();
+                    variants.extend([upper, lower, mixed]);
+                }
+                for variant in variants {
+                    for at in [0, 1, 31, 32, 33, 4095, 50_000] {
+                        let mut text =
+                            b"2026 INFO worker[3] id=5 path=/api/v1\n".repeat(at / 38 + 1);
+                        text.truncate(at);
+                        text.extend_from_slice(variant.as_bytes());
+                        text.extend_from_slice(b"\nrest\n");
+                        assert_eq!(base.prefilter.first(&text), Some(at), "{variant:?} at {at}");
                     }
-                })
-                .collect();
-            for variant in [literal.to_string(), upper, lower, mixed] {
-                for at in [0, FIRST_WINDOW - 2, FIRST_WINDOW + 700, 3 * FOLD_WINDOW - 1] {
-                    let mut text = b"2026 INFO worker[3] id=5 path=/api/v1\n".repeat(at / 38 + 1);
-                    text.truncate(at);
-                    text.extend_from_slice(variant.as_bytes());
-                    text.extend_from_slice(b"\nrest\n");
-                    assert_eq!(
-                        base.prefilter.first(&text, &mut scratch),
-                        Some(at),
-                        "{variant:?} at {at}"
-                    );
                 }
             }
         }
         let plain = b"2026-11-30T12:34:56.789Z INFO  worker[3] request id=0a1b path=/api/v1/items status=200\n".repeat(500);
-        assert_eq!(base.prefilter.first(&plain, &mut scratch), None);
+        assert_eq!(base.prefilter.first(&plain), None);
     }
 
     fn redact(input: &[u8]) -> String {
@@ -1360,6 +1504,21 @@ mod tests {
             "a [REDACTED:aws-access-key-id] b\nGITHUB_TOKEN=[REDACTED:github-token]\n\
              [REDACTED:private-key]\nAuthorization: Bearer [REDACTED:bearer-token]\r\n\
              https://[REDACTED:url-credentials]@h/x password=[REDACTED:password]"
+        );
+    }
+
+    /// The families matched in any case are found in any case, by a
+    /// search that looks at the raw bytes, wherever a chunk ends
+    /// (`redact` runs every chunking).
+    #[test]
+    fn a_key_name_or_header_in_any_case_is_redacted_across_chunks() {
+        assert_eq!(
+            redact(
+                b"x\nAUTHORIZATION: BEARER FAKEfake0042FAKE\nDb_PassWord=FAKEpw42\n\
+                  SECRET_KEY=FAKEsecret42 Api_Key=FAKEkey4242x ToKeN=FAKE4242tok\n"
+            ),
+            "x\nAUTHORIZATION: BEARER [REDACTED:bearer-token]\nDb_PassWord=[REDACTED:password]\n\
+             SECRET_KEY=[REDACTED:secret] Api_Key=[REDACTED:api-key] ToKeN=[REDACTED:token]\n"
         );
     }
 

@@ -392,6 +392,66 @@ fn the_store_keeps_the_raw_bytes_and_show_redact_shows_them_redacted() {
     );
 }
 
+/// `--list` and `--summary` print each stored command: with `--redact`
+/// (or `--redact-pattern`), redacted, as its output would be; without,
+/// as typed.
+#[test]
+fn list_and_summary_redact_the_stored_command() {
+    let dir = TempDir::new("redact-list");
+    let store = dir.join("store");
+    let store = store.to_str().unwrap();
+    let token = "ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfake4242";
+    let script = format!("GITHUB_TOKEN={token} corp=c0ffee42; seq 100");
+    let output = toolcap()
+        .args([
+            "--json",
+            "--max",
+            "20",
+            "--spill-dir",
+            store,
+            "--",
+            "sh",
+            "-c",
+        ])
+        .arg(&script)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let id = report["spill_id"].as_str().expect("stored").to_string();
+    let run = |args: &[&str]| {
+        let output = toolcap()
+            .args(["--spill-dir", store])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let summary = run(&["--summary", &id]);
+    let listed = run(&["--list"]);
+    assert!(
+        summary.contains(&script) && listed.contains(&script),
+        "{summary}{listed}"
+    );
+    let redacted = "GITHUB_TOKEN=[REDACTED:github-token] corp=c0ffee42; seq 100";
+    let summary = run(&["--summary", &id, "--redact"]);
+    assert!(summary.contains(redacted), "{summary}");
+    assert!(summary.starts_with(&format!("[output {id}: ")), "{summary}");
+    let listed = run(&["--list", "--redact"]);
+    assert!(
+        listed.contains(redacted) && listed.starts_with(&id),
+        "{listed}"
+    );
+    let listed = run(&["--list", "--redact-pattern", "corp=(?P<secret>[0-9a-f]+)"]);
+    assert!(
+        listed.contains("GITHUB_TOKEN=[REDACTED:github-token] corp=[REDACTED:custom]"),
+        "{listed}"
+    );
+    for listing in [&summary, &listed] {
+        assert!(!listing.contains(token), "{listing}");
+    }
+}
+
 #[test]
 fn user_patterns_add_to_the_families() {
     let input = "build id corp-0123456789abcdef ok\nticket=CORP-1234 done\n";
