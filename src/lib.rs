@@ -36,16 +36,19 @@
 //! the text and the `--json` report.
 //!
 //! The data flows one way, and the modules follow it: `source` (stdin,
-//! files, a child's pipes) -> `transform` (cleaning, before the capper) ->
-//! `capture` (counters, head buffer, tail queue) with `measure` and `cut`
-//! (what a budget counts, where a cut lands, record boundaries for
-//! `--format diff` and `csv`), beside it `format::json` (a JSON document,
-//! held whole and shortened inside) -> `report` -> `render` ->
-//! `sink`, with `spill` teeing the raw input to a file. `stream` joins them
-//! for one stream; `run` drives one or two streams. Every `unsafe` block
-//! is in `sys`. The command line itself (`cli`, the only user of clap) is
-//! in the library too, behind the default feature `cli`, so that the
-//! binary and the Python package's command are one program.
+//! files, a child's pipes) -> `spill` (the raw copy) -> `transform`
+//! (cleaning, before the capper) -> `measure` (what a budget counts) ->
+//! `cut` (the budget, where a cut lands) -> `format` (json, diff, csv
+//! behind one trait: record boundaries, what the cut middle held) ->
+//! `capture` (head buffer, tail ring, kept lines; given boundaries only)
+//! -> `report` -> `render` -> `sink`, with the words they share below them
+//! all in `vocab`. `plan` compiles the options once; `stream` joins the
+//! stages for one stream, `--profile auto`'s wait included; `run` drives
+//! one or two streams. No module imports one later in the flow
+//! (docs/ARCHITECTURE.md, checked by a test). Every `unsafe` block is in
+//! `sys`. The command line itself (`cli`, the only user of clap) is in the
+//! library too, behind the default feature `cli`, so that the binary and
+//! the Python package's command are one program.
 
 // No panics on a path a user can reach: a failure is a value (tests may
 // unwrap; they are compiled with cfg(test), where this does not apply).
