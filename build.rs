@@ -4,7 +4,7 @@
 //! pack-relative-relocs`): the table of addresses that the loader fixes up
 //! at every start (in vtables and static tables of pointers) shrinks from
 //! 208 KiB to 6 KiB, and peak memory by about 150 KiB, part of what keeps
-//! it under the 4 MiB the README promises.
+//! it under the 4 MiB the benchmarks promises.
 //!
 //! Only where the glibc it is linked against can load them: 2.36 or newer.
 //! Against an older one, the linker would still pack them and make the

@@ -160,7 +160,7 @@ impl Options {
             .map_err(|(pattern, err)| invalid_pattern(&pattern, "--redact-pattern", &err))
     }
 
-    /// `--format` and what it may be combined with (README, "Formats").
+    /// `--format` and what it may be combined with (SPEC.md, "Formats").
     fn format_plan(&self, plan: &Plan) -> Result<FormatPlan, Error> {
         let format = self.format;
         let name = format.name();
@@ -424,7 +424,7 @@ impl Options {
     }
 
     /// `--keep`, `--keep-error` and `--keep-errors`, and the share of the
-    /// budget they take from the head and the tail (README, "Keeping
+    /// budget they take from the head and the tail (SPEC.md, "Keeping
     /// lines").
     fn keep_rules(&self, budget: &mut Budget) -> Result<Option<KeepRules>, Error> {
         let mut errors = self.keep_error.clone();
@@ -579,7 +579,7 @@ impl Options {
         Ok(Some(tokens))
     }
 
-    /// The budget `--window` gives (README, "Budgets from the context
+    /// The budget `--window` gives (SPEC.md, "Budgets from the context
     /// window"): floor(W / 2K) tokens, bounded by the floor and the ceiling
     /// in bytes. Tokens of 4 bytes make bytes; with a real tokenizer the
     /// budget stays in tokens, and the bounds become tokens at 4 bytes each.

@@ -1,5 +1,5 @@
 #![no_main]
-//! The capper against the README's contract (the model in tests/it/model.rs):
+//! The capper against the spec's contract (the model in tests/it/model.rs):
 //! random input, read chunking, budgets, `--lines`, `--cut` and header.
 
 use arbitrary::Arbitrary;

@@ -1,5 +1,5 @@
 #![no_main]
-//! Cleaning, `--fold` and `--keep` against the README's contract (the model in
+//! Cleaning, `--fold` and `--keep` against the guide's contract (the model in
 //! tests/it/clean_model.rs), plus the invariants that say why it matters:
 //! the read chunking never changes the output, `--utf8` output is valid
 //! UTF-8, and with `--keep` every removed byte is counted by a marker.

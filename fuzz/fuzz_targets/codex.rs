@@ -1,5 +1,5 @@
 #![no_main]
-//! `--style codex` against its README description (the model in
+//! `--style codex` against its SPEC.md description (the model in
 //! tests/it/codex_model.rs), under `--max` and `--tokens`.
 
 use arbitrary::Arbitrary;

@@ -1,5 +1,5 @@
 #![no_main]
-//! `--format json` and `--format diff` against the README's promises (the
+//! `--format json` and `--format diff` against the spec's promises (the
 //! checks in tests/it/format_model.rs): a shortened document always parses,
 //! has the input's shape with every count adding up, and its JSON part is
 //! within the budget; a cut diff keeps every hunk it shows whole. Any

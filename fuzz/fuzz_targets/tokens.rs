@@ -1,5 +1,5 @@
 #![no_main]
-//! Budgets in real tokens (README, "Bytes, characters or tokens"): the
+//! Budgets in real tokens (SPEC.md, "Bytes, characters or tokens"): the
 //! header's count is the tokenizer's own, and the head and tail are each
 //! within their budget and the longest so (one more character would not
 //! be, where no escape sequence moves the cut), whatever the text and the
@@ -67,7 +67,7 @@ fuzz_target!(|case: Case| {
     assert_eq!(report.tokens, count(case.cl100k, input));
     let (head_budget, tail_budget) = (budget / 2, budget - budget / 2);
     let Some(cut) = report.cut else {
-        // README: the whole fits, or a head and a tail, each counted on
+        // SPEC.md: the whole fits, or a head and a tail, each counted on
         // its own, hold all of it (h >= t).
         let held = || {
             (0..=input.len()).any(|p| {
@@ -87,7 +87,7 @@ fuzz_target!(|case: Case| {
         count(case.cl100k, &input[t..]) <= tail_budget,
         "tail over budget"
     );
-    // A cut never lands inside an escape sequence (README, "Output
+    // A cut never lands inside an escape sequence (SPEC.md, "Output
     // format", step 3): it moves past one, so near an ESC the longest
     // prefix within budget may not be a cut toolcap can make.
     if input.contains(&0x1b) {

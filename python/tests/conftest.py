@@ -66,7 +66,7 @@ def cli(args, data=b"", command=None, env=None):
 
 def argv(options):
     """The command line's spelling of keyword options, by the rule the
-    README gives: `_` becomes `-`, True is the bare flag, a list repeats it;
+    package page (python/README.md) gives: `_` becomes `-`, True is the bare flag, a list repeats it;
     header=False is --no-header (True is the default), store=True --store, store=DIR --spill-dir,
     status=False --no-status, seconds are whole milliseconds. Values are
     joined to their flag with `=`, so that `-3` is a value, not a flag."""

@@ -211,7 +211,7 @@ def test_a_spill_is_written_and_the_text_is_unchanged(reference, tmp_path):
 
 def test_budgets_under_two_keep_nothing_of_either_side():
     # verifiers' data[-0:] keeps the whole text there, which a ceiling
-    # cannot; toolcap keeps nothing and says so (README, "Harnesses").
+    # cannot; toolcap keeps nothing and says so (GUIDE.md, "Harnesses").
     for budget in (0, 1):
         assert compat_truncate("abc\ndef", budget) == (
             "Warning: truncated output (original token count: 2)\nTotal output lines: 2\n\n"

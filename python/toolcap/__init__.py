@@ -10,7 +10,7 @@ The same program as the `toolcap` command line, in process::
     toolcap.show(id, grep="FAILED", max="16k")  # a stored output, searched, capped
 
 Options are the command line's long options (`--keep-errors` is
-`keep_errors=True`) and mean exactly what they mean there; see the README's
+`keep_errors=True`) and mean exactly what they mean there; see python/README.md's
 "Python" section, and `help(toolcap.cap)`.
 """
 

@@ -1,4 +1,4 @@
-"""The agent recipe (README, "Recipe: an agent harness's bash tool") as
+"""The agent recipe (GUIDE.md, "Recipe: an agent harness's bash tool") as
 keyword options, written once: the MCP server and the mini-swe-agent
 environment start from it, so that an option the recipe gains is one line
 here."""

@@ -1,5 +1,5 @@
 """`toolcap-mcp`: an MCP server over stdio whose tools run commands and
-read back the store, every result capped (README, "MCP server").
+read back the store, every result capped (docs/GUIDE.md, "MCP server").
 
 It is built on the official MCP Python SDK (`mcp`, 2.x, installed by
 `pip install 'toolcap[mcp]'`) and imports nothing of it until `main` or
@@ -98,7 +98,7 @@ def parse_arguments(argv: "list[str]") -> "tuple[dict[str, Any], Optional[str]]"
         "every result capped with toolcap's options (default: the agent recipe, "
         "--max 16k --clean --keep-errors --profile auto --plain-env --store --redact).",
         epilog="Commands run as the user who started the server, as any shell tool does. "
-        "See the README's \"MCP server\" section.",
+        "See docs/GUIDE.md, \"MCP server\".",
     )
     for name in VALUE_OPTIONS:
         parser.add_argument(f"--{name}", metavar="VALUE")

@@ -1,5 +1,5 @@
 //! Where a cut may land. Given the bytes the capper kept and the budget,
-//! decides the head cut h and the tail cut t, in the order the README
+//! decides the head cut h and the tail cut t, in the order the spec
 //! gives: the budget (in its [`Measure`](crate::measure::Measure)) and the
 //! `--lines` limit, then the UTF-8 rule, then the escape rule (never inside
 //! an escape sequence), then the cut mode's own snapping.

@@ -84,7 +84,7 @@ impl Default for FormatPlan {
 }
 
 /// What `--format` made of a stream: which format applied, and the facts
-/// its output shows beyond the core's (README, "Formats").
+/// its output shows beyond the core's (SPEC.md, "Formats").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FormatReport {

@@ -26,7 +26,7 @@ pub(crate) enum Command {
 
 /// The options a wrapped command runs with when neither
 /// `TOOLCAP_HOOK_OPTIONS` nor a `[hook]` table says otherwise: the agent
-/// recipe (README, "Recipe: an agent harness's bash tool"), with a store so
+/// recipe (GUIDE.md, "Recipe: an agent harness's bash tool"), with a store so
 /// that `toolcap --show ID` recovers what was cut.
 pub(crate) const DEFAULT_OPTIONS: &[&str] = &[
     "--max",

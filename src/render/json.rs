@@ -1,7 +1,7 @@
 //! `--json`: the report of a run as one JSON object on one line. Its
 //! `output` is exactly the text toolcap would have printed (invalid UTF-8
 //! replaced by U+FFFD); the other fields are the report's facts. Fields
-//! are only ever added, never renamed (README, "JSON report").
+//! are only ever added, never renamed (SPEC.md, "JSON report").
 
 use std::io::{self, Write};
 

@@ -1,4 +1,4 @@
-//! The default format, byte for byte as the README gives it: the warning
+//! The default format, byte for byte as the spec gives it: the warning
 //! header, the head, the omitted-bytes marker and the tail; and the lines
 //! that follow the output in wrap mode and after an interruption.
 

@@ -672,7 +672,7 @@ mod tests {
         fold_with(&rules(&[], &[]), false, input.as_bytes())
     }
 
-    /// Masking word for word as the README says it, to check `similar`'s
+    /// Masking word for word as the guide says it, to check `similar`'s
     /// shortcuts against.
     fn masked(line: &[u8]) -> Vec<Token> {
         let mut tokens = Vec::new();

@@ -1,6 +1,6 @@
 //! Cleaning and keeping: real tool output (coloured compiler and test
 //! runner output against the same tools without colour, a progress bar),
-//! and the byte-level cases of the README's "Cleaning" section.
+//! and the byte-level cases of the guide's "Cleaning" section.
 
 use crate::common::{TempDir, assert_output, repeated, stdout_of, toolcap, truncated};
 

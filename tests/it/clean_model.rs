@@ -1,16 +1,16 @@
 //! A reference model of toolcap's cleaning transforms and `--keep`,
-//! transcribed from the README alone ("Cleaning and keeping what matters"),
+//! transcribed from the guide alone ("Cleaning and keeping what matters"),
 //! built on the core model in `model.rs` for where the cleaned stream is
 //! cut. Filter output only, as there.
 //!
 //! It must not be derived from `src/`: a misreading shared by the
 //! implementation and its model would pass every property test. Each
 //! transform is one function on the whole stream, written to be obviously
-//! right, not fast, quoting the README sentence it implements. Every line
+//! right, not fast, quoting the guide sentence it implements. Every line
 //! of the cleaned stream carries the raw lines it stands for, because the
 //! markers' line numbers are those of the raw input.
 //!
-//! # Where the README is ambiguous or silent, and the reading chosen here
+//! # Where the guide is ambiguous or silent, and the reading chosen here
 //!
 //! (Numbered on from the 25 of `model.rs`, which this model inherits.)
 //!
@@ -21,9 +21,9 @@
 //!     before it. The bare `\r` bytes themselves never remain, trailing
 //!     ones included: "keeps the last frame drawn" is read as keeping the
 //!     frame, not the `\r` (a demanding user wants `50%`, not `50%\r`).
-//! 27. `--collapse-cr`, backspace: settled by the README, "a backspace is
+//! 27. `--collapse-cr`, backspace: settled by the guide, "a backspace is
 //!     not text: it only moves the cursor back", so "a\r\b" keeps "a", as
-//!     a terminal shows it. (The README first left it open, and this model
+//!     a terminal shows it. (The guide first left it open, and this model
 //!     read a backspace as text.) Within the remaining frame each backspace, left to right,
 //!     removes itself and the character before it in what the frame has so
 //!     far: the last UTF-8 character if the frame ends in a complete one,
@@ -449,7 +449,7 @@ fn line_matches(spec: &CleanSpec) -> impl Fn(&[u8]) -> bool {
     }
 }
 
-/// README, "Folding similar lines": the status-like numbers of a line, in
+/// GUIDE.md, "Folding similar lines": the status-like numbers of a line, in
 /// order. A number is a whole run of ASCII digits (no letter, digit or `.`
 /// next to it) that is an HTTP status (3 digits from 100 to 599, a space or
 /// the line's edge on each side, in a line holding `HTTP/` or a method
@@ -779,7 +779,7 @@ pub fn says_error(line: &[u8]) -> bool {
         })
 }
 
-/// `--keep-errors` for keeping (README, "Choices": its words "do not count
+/// `--keep-errors` for keeping (DESIGN.md, "Choices": its words "do not count
 /// inside a file name"): a word that says error counts unless its run of
 /// non-blank bytes has a `/`, ends in `.` and 1 to 8 ASCII letters or
 /// digits, or is the whole line and holds a `.`, `_` or `-`; an `ls -l`
@@ -830,7 +830,7 @@ fn says_error_outside_names(line: &[u8]) -> bool {
 
 /// What `--keep` shows of the cut middle B[h:t]: the kept lines (indices
 /// into the stream, ascending, gaps printed as they are included) and the
-/// matching lines not shown: errors, others. README, "Keeping lines"
+/// matching lines not shown: errors, others. GUIDE.md, "Keeping lines"
 /// (ambiguities 35, 36, 37).
 fn kept_lines(stream: &Stream, h: usize, t: usize, spec: &CleanSpec) -> (Vec<usize>, (u64, u64)) {
     let without_errors = CleanSpec {
@@ -1017,7 +1017,7 @@ fn marker(
 /// (filter mode, without `--live`): the core contract of `model.rs` applied
 /// to the cleaned stream B, with the `Cleaned:` header line, and with one
 /// marker per gap between head, kept blocks and tail.
-#[allow(non_snake_case)] // B, n, L as in the README
+#[allow(non_snake_case)] // B, n, L as in the guide
 pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
     let stream = Stream::new(cleaned(raw, spec));
     let B = &stream.bytes;
@@ -1627,7 +1627,7 @@ pub mod tests {
         crate::program::prints(b"\x1b[31m\0x\n", &text_mode, b"\0x\n");
     }
 
-    /// The README's build log, before `toolcap --clean` ("shown with `cat
+    /// The guide's build log, before `toolcap --clean` ("shown with `cat
     /// -v`"; its ` ... ` between frames taken as a frame of its own).
     pub const README_BUILD_LOG: &[u8] = b"Compiling demo v0.1.0\n\
         \r[#         ]  10%\r[##        ]  20%\r ... \r[##########] 100%\n\
@@ -1665,7 +1665,7 @@ pub mod tests {
         );
     }
 
-    /// The README's `--keep` example: `cargo test 2>&1 | toolcap --max 200
+    /// The guide's `--keep` example: `cargo test 2>&1 | toolcap --max 200
     /// --keep FAILED`, 400 test lines (case 201 failed) and the verdict.
     pub fn readme_keep_input() -> Vec<u8> {
         let mut input = Vec::new();

@@ -289,7 +289,7 @@ proptest! {
     }
 }
 
-/// What the budget holds of an output (README, "Options": `--max`):
+/// What the budget holds of an output (GUIDE.md, "Options": `--max`):
 /// everything but the header lines and the blank line after them, and one
 /// cut marker line (the longest here, with the `\n` that ends a head cut
 /// mid-line, which belongs to the marker line).
@@ -665,7 +665,7 @@ fn the_readme_examples_through_the_binary() {
 }
 
 /// Regression tests: each is a disagreement between the library and the
-/// README, found by the properties above and shrunk by hand.
+/// GUIDE.md, found by the properties above and shrunk by hand.
 mod regressions {
     use super::{CleanSpec, Spec, escaped, expected_output, streamed_output};
 
@@ -697,7 +697,7 @@ mod regressions {
         );
     }
 
-    /// README ambiguity (model, ambiguities 30): `--max-line` runs after
+    /// GUIDE.md ambiguity (model, ambiguities 30): `--max-line` runs after
     /// `--squeeze`, but the squeeze marker is toolcap's own line, so a
     /// small SIZE should not cut it in half.
     #[test]
@@ -714,7 +714,7 @@ mod regressions {
         );
     }
 
-    /// README ambiguity (model, ambiguities 30): the binary summary is
+    /// GUIDE.md ambiguity (model, ambiguities 30): the binary summary is
     /// toolcap's own line; `--max-line` should not cut it.
     #[test]
     fn max_line_does_not_cut_the_binary_summary() {
@@ -807,7 +807,7 @@ mod regressions {
 
     /// Implementation bug: an OSC `ESC ]` followed by `ESC[m`. The model
     /// ends the OSC before the second ESC (model, ambiguities 19), so t = 10
-    /// is at a sequence boundary and stays. No reading of the README gives
+    /// is at a sequence boundary and stays. No reading of the guide gives
     /// the library's t = 13: with the ESC inside the OSC, `[` would end it
     /// and t would be 11; with the ESC as string content, the OSC would run
     /// to the end (15).
@@ -824,7 +824,7 @@ mod regressions {
         );
     }
 
-    /// README ambiguity (model, ambiguities 23): `ESC[31 m` has an
+    /// GUIDE.md ambiguity (model, ambiguities 23): `ESC[31 m` has an
     /// intermediate byte, so it is not SGR (ECMA-48: SGR is `CSI Ps... m`);
     /// it turns nothing on and the marker needs no `ESC[0m`. The library
     /// counts it as SGR.
@@ -961,7 +961,7 @@ mod regressions {
         );
     }
 
-    /// README ambiguity (model, ambiguities 33): the raw input's last line
+    /// GUIDE.md ambiguity (model, ambiguities 33): the raw input's last line
     /// is `ESC[0m` alone, without a `\n`; `--strip-ansi` leaves nothing of
     /// it. The gap that runs to the end omits it too, so `sed -n 'a,bp'`
     /// should print it: lines 2-3. The library names lines 2-2.
@@ -985,7 +985,7 @@ mod regressions {
         );
     }
 
-    /// Settled README ambiguity (model, ambiguities 27): "a backspace is
+    /// Settled GUIDE.md ambiguity (model, ambiguities 27): "a backspace is
     /// not text: it only moves the cursor back", so the backspace after the
     /// `\r` draws nothing over "a", as a terminal would show it.
     #[test]
@@ -1019,7 +1019,7 @@ mod regressions {
         agrees(&input, &spec);
     }
 
-    /// README ambiguity (model, ambiguities 21): "a string also ends ...
+    /// GUIDE.md ambiguity (model, ambiguities 21): "a string also ends ...
     /// after 64 KiB" is counted here from the string's ESC, so `ESC ]` and
     /// 65,534 bytes of content are the sequence and the rest of the x's are
     /// text. The library counts 64 KiB of content after `ESC ]`, two bytes

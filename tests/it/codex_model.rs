@@ -1,4 +1,4 @@
-//! A model of `--style codex`, written from the README ("Exact formats"),
+//! A model of `--style codex`, written from the spec ("Exact formats"),
 //! shared by the integration tests and the fuzz target.
 
 /// codex's truncation, from its description: decode, then the characters

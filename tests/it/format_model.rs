@@ -1,4 +1,4 @@
-//! The README's "Formats" section as checks on an output, written from its
+//! The spec's "Formats" section as checks on an output, written from its
 //! words alone: what a shortened JSON document must be next to its input,
 //! and where a diff's cuts land and what its marker names. The property
 //! tests in `formats.rs` run them over real inputs and many budgets.
@@ -130,7 +130,7 @@ pub fn same_shape(input: &Value, output: &Value, path: &str) -> Result<(), Strin
                     }
                 }
                 // A key that is empty or holds ", " or "..." cannot be told
-                // apart in the list (the README lists keys as they are):
+                // apart in the list (the spec lists keys as they are):
                 // such a schema is not checked.
                 if union
                     .iter()
@@ -139,7 +139,7 @@ pub fn same_shape(input: &Value, output: &Value, path: &str) -> Result<(), Strin
                     return Ok(());
                 }
                 // serde_json's map sorts keys: compare as sets, and the
-                // count and the `...` by the README's rule.
+                // count and the `...` by the spec's rule.
                 let shown = listed.len();
                 let all_listed = listed.iter().all(|key| union.contains(key));
                 if !all_listed || shown > 20 || more != (union.len() > shown) {

@@ -2,7 +2,7 @@
 //! metadata`, a pretty array of 20,000 objects, a nested document with one
 //! huge string, a `git diff` of many files in a temporary repository, a CSV
 //! with a quoted newline. Byte-exact examples, and property tests against
-//! the README's words (`format_model.rs`) over many budgets.
+//! the spec's words (`format_model.rs`) over many budgets.
 
 use std::sync::OnceLock;
 
@@ -19,7 +19,7 @@ fn cap(input: &[u8], options: &Options) -> Vec<u8> {
     toolcap::cap(input, options).expect("valid options")
 }
 
-/// The README's promises for `--format json` on `input` capped at
+/// The spec's promises for `--format json` on `input` capped at
 /// `budget` bytes: unchanged when it fits; else the header, then a JSON
 /// part of at most `budget` bytes (a document and a newline) that parses
 /// and has the input's shape, every count adding up.
@@ -366,7 +366,7 @@ fn git_diff() -> Option<&'static (Vec<u8>, Vec<String>)> {
     .as_ref()
 }
 
-/// The README's rules for `--format diff` on `input` with head and tail
+/// The spec's rules for `--format diff` on `input` with head and tail
 /// budgets `head` and `tail`, after the cleaning `clean` adds (none, or
 /// `--fold` and `--squeeze`): where each cut lands in the cleaned stream,
 /// whole hunks, and a marker naming exactly the omitted hunks and files.

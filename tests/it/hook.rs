@@ -39,7 +39,7 @@ fn event(command: &str) -> String {
     .to_string()
 }
 
-/// `word` quoted for a POSIX shell as the README says: in single quotes,
+/// `word` quoted for a POSIX shell as the guide says: in single quotes,
 /// each `'` written `'\''`.
 fn single_quoted(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))

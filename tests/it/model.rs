@@ -1,5 +1,5 @@
 //! A reference model of toolcap's output contract, transcribed from the
-//! README alone: "Output format" (with the escape-sequence cut step and the
+//! SPEC.md alone: "Output format" (with the escape-sequence cut step and the
 //! `ESC[0m` before a marker), the `--head`, `--tail`, `--lines`, `--cut`,
 //! `--spill` and `--no-header` rows of "Options", the spill marker wording,
 //! and the escape-sequence grammar of "Cleaning and keeping what matters"
@@ -8,11 +8,11 @@
 //!
 //! It must not be derived from `src/` (nor from an older model): a misreading
 //! shared by the implementation and its model would pass every property
-//! test. Every step quotes the README sentence it implements, in the
-//! README's order, and is written to be obviously right, not fast (the scans
+//! test. Every step quotes the spec sentence it implements, in the
+//! SPEC.md's order, and is written to be obviously right, not fast (the scans
 //! are quadratic at worst; the inputs of tests are small).
 //!
-//! # Where the README is ambiguous or silent, and the reading chosen here
+//! # Where the spec is ambiguous or silent, and the reading chosen here
 //!
 //! 1. `h = H` and `t = n - T` when only `--lines` forces a cut (n <= H + T
 //!    but L > N): H may exceed n and n - T may be negative. Read as
@@ -38,7 +38,7 @@
 //!    continuation byte follows the `\n` that ends line floor(N/2), h moves
 //!    back over that `\n` (B[h - 1] = `\n` stops it), below the line bound
 //!    and mid-line; step 4 then finds no `\n` before it or one a whole line
-//!    earlier. Taken literally, since the README's "Choices" section
+//!    earlier. Taken literally, since the design notes's "Choices" section
 //!    describes exactly this move ("the rules would move the cut back"). The
 //!    result is surprising: the marker's `a` names a line whose only omitted
 //!    byte is its `\n`. A rule "the UTF-8 step never moves across a `\n`"
@@ -51,17 +51,17 @@
 //!    because t > h >= 0 after every step (step 1 gives h < t: with n > H + T
 //!    n - T > H, and with L > N line floor(N/2) ends before the last
 //!    N - floor(N/2) lines start; steps 2 to 4 only move h back and t
-//!    forward). The model asserts it. The README could state h < t.
+//!    forward). The model asserts it. The spec could state h < t.
 //! 9. An empty head (h = 0: H = 0, `--lines 0` or `1`, or the UTF-8 step
-//!    reaching 0): the README first said only "a `\n` follows the head if
+//!    reaching 0): the spec first said only "a `\n` follows the head if
 //!    it does not already end with one", which read literally gives an
-//!    empty line before the marker. Settled in the README: the `\n` is added
+//!    empty line before the marker. Settled in the spec: the `\n` is added
 //!    only to a non-empty head, so the marker follows the header's blank
 //!    line directly.
 //! 10. Nothing is added after the tail: if B does not end in `\n`, neither
 //!     does the output. The marker line always ends in `\n`, also when the
 //!     tail is empty.
-//! 11. The marker count is plain decimal without separators (the README's
+//! 11. The marker count is plain decimal without separators (the spec's
 //!     example prints `40000`), and "1 bytes" stays plural.
 //! 12. Step 4's allowance is a quarter of the budgets H and T as given, not
 //!     of h or t after steps 1 and 2: with `--lines` and a large H it may
@@ -72,11 +72,11 @@
 //! 14. n <= H + T with budgets near u64::MAX: H + T is taken without
 //!     overflow (saturating), as a user means "a huge budget".
 //! 15. Not modelled: the marker `full output not saved: REASON` (the spill
-//!     file failed), whose REASON the README does not define. With a spill
+//!     file failed), whose REASON the spec does not define. With a spill
 //!     file and an output that fits, the output is still B byte for byte.
 //! 16. `Total output lines: {L}` prints the input's line count L, although
 //!     its label says "output"; taken as the formula says (L), which is what
-//!     the README's example shows (10000 for the 10,000-line input).
+//!     the spec's example shows (10000 for the 10,000-line input).
 //!
 //! Escape sequences (cut step 3, the grammar, the `ESC[0m` rule):
 //!
@@ -120,9 +120,9 @@
 //!     byte count, and the head's added `\n` does not change it.
 //! 25. Step 3 does not re-run step 2: t moved past a sequence ended by a
 //!     byte >= 0x80 may stop on a continuation byte (the step order is the
-//!     README's).
+//!     SPEC.md's).
 
-/// The options that decide the output, resolved to numbers (README, Options).
+/// The options that decide the output, resolved to numbers (SPEC.md, Options).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
     /// H, `--head`: bytes kept from the start.
@@ -161,7 +161,7 @@ impl Spec {
     }
 }
 
-/// Where a cut output is cut, in the README's letters.
+/// Where a cut output is cut, in the spec's letters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cuts {
     /// The head is `B[0:h]`.
@@ -181,7 +181,7 @@ fn newlines(bytes: &[u8]) -> u64 {
 
 /// "L the line count: the number of `\n` bytes, plus 1 if B is non-empty and
 /// does not end in `\n`."
-#[allow(non_snake_case)] // B as in the README
+#[allow(non_snake_case)] // B as in the spec
 fn line_count(B: &[u8]) -> u64 {
     let plus_one = !B.is_empty() && B.last() != Some(&b'\n');
     newlines(B) + u64::from(plus_one)
@@ -189,7 +189,7 @@ fn line_count(B: &[u8]) -> u64 {
 
 /// "the end of line k": just after the k-th `\n`, found by scanning; n if
 /// there are fewer (ambiguities 2); 0 for k = 0.
-#[allow(non_snake_case)] // B as in the README
+#[allow(non_snake_case)] // B as in the spec
 fn end_of_line(B: &[u8], k: u64) -> usize {
     if k == 0 {
         return 0;
@@ -209,7 +209,7 @@ fn end_of_line(B: &[u8], k: u64) -> usize {
 /// "the start of the last m lines": the start of line L - m + 1, which is the
 /// end of line L - m; 0 if there are at most m lines, n for m = 0
 /// (ambiguities 3).
-#[allow(non_snake_case)] // B and L as in the README
+#[allow(non_snake_case)] // B and L as in the spec
 fn start_of_last_lines(B: &[u8], m: u64) -> usize {
     let L = line_count(B);
     if m == 0 {
@@ -240,7 +240,7 @@ const ESCAPE_LOOKBACK: usize = 256;
 
 /// Where the escape sequence that starts with the ESC at `B[start]` ends:
 /// just after its last byte, or n for a sequence the input never finishes.
-/// README, "Escape sequences" (7-bit ECMA-48):
+/// SPEC.md, "Escape sequences" (7-bit ECMA-48):
 ///
 /// - ESC `[` (CSI): parameter bytes 0x30-0x3F, intermediate bytes
 ///   0x20-0x2F, a final byte 0x40-0x7E;
@@ -251,7 +251,7 @@ const ESCAPE_LOOKBACK: usize = 256;
 /// "A byte that cannot continue a sequence ends it and is itself text";
 /// CAN and SUB cancel it the same way; "a string also ends at a newline
 /// and after 64 KiB". Ambiguities 19 to 22.
-#[allow(non_snake_case)] // B as in the README
+#[allow(non_snake_case)] // B as in the spec
 pub fn escape_end(B: &[u8], start: usize) -> usize {
     assert_eq!(B[start], ESC, "a sequence starts with ESC");
     let n = B.len();
@@ -329,7 +329,7 @@ pub fn escape_sequences(text: &[u8]) -> Vec<std::ops::Range<usize>> {
 /// seen: "The grammar is read from the start of the cut's line, at most 256
 /// bytes back, so a sequence that starts further back is not seen"
 /// (ambiguities 17, 18).
-#[allow(non_snake_case)] // B as in the README
+#[allow(non_snake_case)] // B as in the spec
 fn escape_around(B: &[u8], p: usize) -> Option<std::ops::Range<usize>> {
     let line_start = B[0..p]
         .iter()
@@ -375,7 +375,7 @@ pub fn leaves_style_on(text: &[u8]) -> bool {
 /// "If n <= H + T (and, with `--lines N`, L <= N) the output is B, byte for
 /// byte, with nothing added. Empty input gives empty output." (An empty
 /// input always fits: n = 0 and L = 0.)
-#[allow(non_snake_case)] // B, n, H, T, L, N as in the README
+#[allow(non_snake_case)] // B, n, H, T, L, N as in the spec
 fn fits(B: &[u8], spec: &Spec) -> bool {
     let n = B.len() as u64;
     let (H, T) = (spec.head, spec.tail);
@@ -389,7 +389,7 @@ fn fits(B: &[u8], spec: &Spec) -> bool {
 }
 
 /// The cuts toolcap makes in `input`, or None when the input fits and is
-/// printed unchanged. README, "The cuts h and t are decided in this order":
+/// printed unchanged. SPEC.md, "The cuts h and t are decided in this order":
 ///
 /// 1. h = H and t = n - T; with `--lines N`, h is at most the end of line
 ///    floor(N/2) and t at least the start of the last N - floor(N/2) lines.
@@ -403,7 +403,7 @@ fn fits(B: &[u8], spec: &Spec) -> bool {
 ///    at most a quarter of its budget.
 ///
 /// Then a and b count the lines of the omitted bytes.
-#[allow(non_snake_case)] // B, n, H, T, N as in the README
+#[allow(non_snake_case)] // B, n, H, T, N as in the spec
 pub fn expected_cuts(input: &[u8], spec: &Spec) -> Option<Cuts> {
     // "Let B be the input, n its length in bytes, H and T the head and tail
     // budgets".
@@ -484,7 +484,7 @@ pub fn expected_cuts(input: &[u8], spec: &Spec) -> Option<Cuts> {
 }
 
 /// Exactly the bytes toolcap prints for `input` under `spec` (filter mode,
-/// without `--live`). README, "Output format":
+/// without `--live`). SPEC.md, "Output format":
 ///
 /// ```text
 /// Warning: truncated output (original token count: {ceil(n/4)})
@@ -497,7 +497,7 @@ pub fn expected_cuts(input: &[u8], spec: &Spec) -> Option<Cuts> {
 ///
 /// with `ESC[0m` at the start of the marker line when the head leaves
 /// colours or styles on.
-#[allow(non_snake_case)] // B, n, L as in the README
+#[allow(non_snake_case)] // B, n, L as in the spec
 pub fn expected_output(input: &[u8], spec: &Spec) -> Vec<u8> {
     let B = input;
     let n = B.len();

@@ -1,5 +1,5 @@
 //! Property tests: the streaming capper, through the library and through
-//! the real binary, against the model in `model.rs` (the README's contract
+//! the real binary, against the model in `model.rs` (the spec's contract
 //! applied to the whole input in memory), over random inputs, budgets and
 //! read chunkings, as memchr tests its fast paths.
 

@@ -1,4 +1,4 @@
-//! The library `Options` that mean a README model's spec: shared by the
+//! The library `Options` that mean a spec model's spec: shared by the
 //! property tests and the fuzz targets (which include this file by path),
 //! so that both drive the library the same way.
 

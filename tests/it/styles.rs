@@ -102,7 +102,7 @@ fn templates_reproduce_other_agents_notices() {
             store.display()
         )
     );
-    // The README: "With `--tail 2k --keep-errors --keep-max 2k` instead
+    // The spec: "With `--tail 2k --keep-errors --keep-max 2k` instead
     // of `--tail 0`, the lines it keeps still appear between the pointer
     // lines" (the keep share comes from the tail, which is left with 0).
     let with_errors = toolcap()

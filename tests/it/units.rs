@@ -1,4 +1,4 @@
-//! Budgets in characters and in real tokens (README, "Bytes, characters or
+//! Budgets in characters and in real tokens (SPEC.md, "Bytes, characters or
 //! tokens"): the header's count equals the tokenizer's own count of the
 //! same text, the kept head and tail are within their budgets and longest
 //! (one more character would not be), and the default path is unchanged.
@@ -181,7 +181,7 @@ proptest! {
         if o200k(&input) <= budget {
             prop_assert_eq!(output, input);
         } else if output == input {
-            // README: each part counted on its own, "the two parts can
+            // SPEC.md: each part counted on its own, "the two parts can
             // hold all of B (h >= t) although B counts more than N: then
             // nothing is cut". Some split must leave both within budget.
             let meet = (0..=input.len())

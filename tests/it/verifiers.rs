@@ -1,6 +1,6 @@
 //! `--style verifiers`: verifiers 0.4.0's `truncate_tool_output` with
 //! `TOOL_OUTPUT_MAX_BYTES` = `--max`, byte for byte. The expected outputs
-//! here are worked by hand from the function's description in the README
+//! here are worked by hand from the function's description in docs/SPEC.md
 //! ("Harnesses"): k = floor(M/2) bytes each side less a character a cut
 //! splits, the marker counting n - 2k whatever was dropped, lines counted
 //! as newlines + 1, tokens as ceil(characters / 4). The differential test
@@ -11,7 +11,7 @@ use toolcap::{Capper, Options, Style};
 
 use crate::common::{TempDir, assert_output, toolcap};
 
-/// verifiers' truncation from its description (README, "Exact formats"),
+/// verifiers' truncation from its description (SPEC.md, "Exact formats"),
 /// on the whole input in memory: decode with U+FFFD, and past the budget
 /// M keep k = floor(M/2) bytes each side, dropping what a cut splits.
 fn model(input: &[u8], budget: usize) -> String {
@@ -317,7 +317,7 @@ fn options_that_change_the_bytes_are_refused_by_name() {
 
 #[test]
 fn a_budget_from_the_window_is_verifiers_budget() {
-    // --window 2000 is 1,000 bytes (README, "Budgets from the context window").
+    // --window 2000 is 1,000 bytes (GUIDE.md, "Budgets from the context window").
     let input = "abcd\n".repeat(1_000);
     assert_eq!(
         crate::common::stdout_of(

@@ -1,7 +1,7 @@
 //! `--window TOKENS [--recent K] [--window-ceiling SIZE]`: the budget is
 //! floor(TOKENS / 2K) tokens (K = 4 by default), at most the ceiling in
 //! bytes (256 KiB by default) and at least 1,000 bytes, tokens being as for
-//! `--tokens`. Each case is checked against the budget the README's
+//! `--tokens`. Each case is checked against the budget the guide's
 //! arithmetic gives, spelled as `--max` (or `--tokens`), at its bounds.
 
 use crate::common::{stdout_of, toolcap};

@@ -236,7 +236,7 @@ fn timeout_escalates_to_sigkill_for_a_child_that_ignores_sigterm() {
 #[test]
 fn background_process_holding_the_pipe_does_not_hang() {
     let dir = TempDir::new("drain");
-    // toolcap leaves the background `sleep` running by design (README,
+    // toolcap leaves the background `sleep` running by design (DESIGN.md,
     // --drain): the test must kill it.
     let group = KillOnDrop::group(dir.join("pgid"));
     let script = format!(

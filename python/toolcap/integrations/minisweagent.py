@@ -1,5 +1,5 @@
 """`ToolcapEnvironment`: mini-swe-agent's `LocalEnvironment`, each command
-run through `toolcap.run` (README, "mini-swe-agent").
+run through `toolcap.run` (docs/GUIDE.md, "mini-swe-agent").
 
 The only module of the package that imports mini-swe-agent (the
 `minisweagent` extra). It owns what mini would otherwise do to a command's
