@@ -22,15 +22,16 @@ pub(crate) use sniff::Sniff;
 
 use crate::capture::{Capper, Captured, Shown, Totals};
 use crate::config::Config;
+use crate::cut::Budget;
 use crate::error::Problem;
 use crate::format::{self, Reading, Verdict};
-use crate::measure;
+use crate::measure::{self, Measure};
 use crate::plan::Plan;
 use crate::render::text::{self, HeaderPlace, TextStyle};
 use crate::report::{FormatReport, Look, StreamReport};
 use crate::sink::{Close, Sink};
 use crate::spill::{Spill, SpillFacts};
-use crate::transform::{Emit, Ending, Stage};
+use crate::transform::{Emit, Ending, Fit, Stage};
 use crate::vocab::Counters;
 
 /// One stream: with `--profile auto`, first the wait for its first bytes
@@ -237,6 +238,7 @@ impl Capping {
             plan.redact.as_ref(),
             plan.fold.as_ref(),
             spill.is_some(),
+            fit(&plan.budget),
         );
         let capper = Capper::new(plan.budget, plan.keep);
         let budget = plan.budget.head.saturating_add(plan.budget.tail);
@@ -376,6 +378,24 @@ impl Capping {
             format,
             look: self.look,
         }
+    }
+}
+
+/// When the cleaned stream fits `budget` without condensing. Tokens are
+/// counted as bytes here (a token is at least a byte), so an output the
+/// real count would fit may still be condensed; bytes and characters are
+/// exact.
+fn fit(budget: &Budget) -> Fit {
+    let units = budget.head.saturating_add(budget.tail);
+    let (hold_bytes, count): (u64, fn(&[u8]) -> u64) = match budget.measure {
+        Measure::Chars => (budget.measure.max_bytes(units), measure::count_chars),
+        Measure::Bytes | Measure::Tokens(_) => (units, |bytes| bytes.len() as u64),
+    };
+    Fit {
+        hold_bytes,
+        units,
+        lines: budget.lines,
+        count,
     }
 }
 

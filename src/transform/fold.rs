@@ -1,7 +1,8 @@
 //! `--fold`: a run of k >= 3 consecutive similar lines becomes its first
 //! line, one marker line, `[... {k-2} similar lines folded ...]` (which
 //! stands for the k-2 lines it replaced), and its last line, so the range
-//! stays visible.
+//! stays visible; when the k-2 lines are no longer than the marker, they
+//! stay as they are.
 //!
 //! Two lines are similar when they are equal after masking (see
 //! [`similar`]), or when both match the same `--fold-pattern` first. A
@@ -24,6 +25,11 @@ use crate::vocab::split_terminator;
 /// A run of this many hex digits or more is an id (a hash, an address, a
 /// request id), masked whole: shorter ones are words (`add`, `cafe`).
 const HEX_ID: usize = 8;
+
+/// Folded lines are held up to this many bytes, to be shown instead of a
+/// marker that would be longer (a fold marker is at most about 100 bytes,
+/// its numbers of 20 digits).
+const FOLDED_SHOWN: usize = 128;
 
 /// What `--fold` needs to know besides the stream.
 #[derive(Clone, Debug)]
@@ -57,6 +63,9 @@ pub(crate) struct Folding {
     held: u64,
     /// The raw line of the first held line.
     held_from: u64,
+    /// The held lines before `last` (those a marker would replace), while
+    /// they are no longer than [`FOLDED_SHOWN`]; `None` past it.
+    folded: Option<Vec<u8>>,
     changed: bool,
     /// What each class's matcher, then the protected lines' matcher,
     /// learnt of the chunk being pushed.
@@ -84,6 +93,7 @@ impl Fold {
             first_free: None,
             held: 0,
             held_from: 0,
+            folded: Some(Vec::new()),
             changed: false,
             ahead: std::iter::repeat_with(Ahead::default)
                 .take(rules.classes.len() + 1)
@@ -149,23 +159,26 @@ impl Folding {
         Step::Hold(class)
     }
 
-    /// Ends the run: one held line is shown as it is; more become the
-    /// marker and the last of them.
+    /// Ends the run: the held lines before the last become the marker
+    /// when it is shorter than they are, else they are shown as they are;
+    /// the last is shown.
     fn end_run(&mut self, out: &mut dyn Emit) {
-        match std::mem::take(&mut self.held) {
-            0 => {}
-            1 => out.bytes(&self.last),
-            held => {
+        let held = std::mem::take(&mut self.held);
+        let shown = self.folded.replace(Vec::new());
+        if held == 0 {
+            return;
+        }
+        let folded = held - 1;
+        let lines = (self.held_from, self.held_from + folded.max(1) - 1);
+        let marker = fold_marker(folded, self.name_lines.then_some(lines));
+        match shown {
+            Some(text) if text.len() <= marker.len() => out.bytes(&text),
+            _ => {
                 self.changed = true;
-                let folded = held - 1;
-                let lines = (self.held_from, self.held_from + folded - 1);
-                out.merged_line(
-                    &fold_marker(folded, self.name_lines.then_some(lines)),
-                    folded,
-                );
-                out.bytes(&self.last);
+                out.merged_line(&marker, folded);
             }
         }
+        out.bytes(&self.last);
     }
 
     /// After a shown line: what the next one is compared with.
@@ -186,10 +199,17 @@ impl Folding {
         self.comparable = true;
     }
 
-    /// A held line: the run grows by one.
+    /// A held line: the run grows by one, and the line held before it is
+    /// one a marker would replace.
     fn hold(&mut self, line: &[u8], class: Option<usize>) {
         if self.held == 0 {
             self.held_from = self.raw + 1;
+        } else if let Some(text) = &mut self.folded {
+            if text.len() + self.last.len() <= FOLDED_SHOWN {
+                text.extend_from_slice(&self.last);
+            } else {
+                self.folded = None;
+            }
         }
         self.held += 1;
         self.remember(line, class);
@@ -663,9 +683,33 @@ mod tests {
         }
     }
 
+    /// Makes every line of a hand-worked case long enough that folding
+    /// it pays (a marker is shorter than the line), so that the cases
+    /// read as short lines; [`fold_with`] takes it out again.
+    const PAD: &str = " (a line long enough for folding it to pay off)";
+
+    fn padded(input: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for line in input.split_inclusive(|&b| b == b'\n') {
+            let (text, end) = split_terminator(line);
+            out.extend_from_slice(text);
+            out.extend_from_slice(PAD.as_bytes());
+            out.extend_from_slice(end);
+        }
+        out
+    }
+
+    /// Folds `input` with every line padded, then takes the padding out.
     fn fold_with(rules: &FoldRules, name_lines: bool, input: &[u8]) -> String {
-        let bytes = run_all_chunkings(|| Box::new(Fold::new(rules.clone(), name_lines)), input);
-        String::from_utf8(bytes).unwrap()
+        let padded = padded(input);
+        let bytes = run_all_chunkings(|| Box::new(Fold::new(rules.clone(), name_lines)), &padded);
+        String::from_utf8(bytes).unwrap().replace(PAD, "")
+    }
+
+    /// Folds `input` as it is.
+    fn fold_unpadded(input: &str) -> String {
+        let fold = || Box::new(Fold::new(rules(&[], &[]), true)) as Box<dyn Transform + Send>;
+        String::from_utf8(run_all_chunkings(fold, input.as_bytes())).unwrap()
     }
 
     fn fold(input: &str) -> String {
@@ -880,6 +924,18 @@ mod tests {
     }
 
     #[test]
+    fn lines_no_longer_than_the_marker_stay() {
+        let short = "n 1\nn 2\nn 3\nn 4\nn 5\n";
+        assert_eq!(fold_unpadded(short), short);
+        let long = "n 1\n".to_owned() + &"n 2\n".repeat(12) + "n 3\n";
+        assert_eq!(
+            fold_unpadded(&long),
+            "n 1\n[... 12 similar lines folded (lines 2-13) ...]\nn 3\n",
+            "48 bytes of folded lines, a marker of 47"
+        );
+    }
+
+    #[test]
     fn markers_name_raw_lines_and_stand_for_them() {
         let input = b"head\nrow 1\nrow 2\nrow 3\nrow 4\nrow 5\ntail\n";
         let named = fold_with(&rules(&[], &[]), true, input);
@@ -887,8 +943,9 @@ mod tests {
             named,
             "head\nrow 1\n[... 3 similar lines folded (lines 3-5) ...]\nrow 5\ntail\n"
         );
-        let output = run(|| Box::new(Fold::new(rules(&[], &[]), true)), input, 7);
-        assert_eq!(output.merged, [(11, 3)]);
+        let input = padded(input);
+        let output = run(|| Box::new(Fold::new(rules(&[], &[]), true)), &input, 7);
+        assert_eq!(output.merged, [(11 + 2 * PAD.len(), 3)]);
     }
 
     #[test]
@@ -911,7 +968,7 @@ mod tests {
 
     #[test]
     fn lines_of_one_class_are_similar() {
-        let classes = rules(&[], &["^ +Compiling ", "^test .* ok$"]);
+        let classes = rules(&[], &["^ +Compiling ", "^test .* ok"]);
         let input = b"   Compiling a v1\n   Compiling bb v2\n   Compiling ccc v3\n\
                       test x ... ok\ntest yy ... ok\ntest zzz ... ok\nCompiling d 1\n";
         assert_eq!(
@@ -920,7 +977,7 @@ mod tests {
              test x ... ok\n[... 1 similar line folded ...]\ntest zzz ... ok\nCompiling d 1\n"
         );
         // A line of a class and a line of none are never similar.
-        let mixed = rules(&[], &["^a 1$"]);
+        let mixed = rules(&[], &["^a 1 "]);
         assert_eq!(
             fold_with(&mixed, false, b"a 1\na 2\na 3\n"),
             "a 1\na 2\na 3\n"
@@ -939,12 +996,12 @@ mod tests {
         assert!(output.bytes == input.as_bytes());
         let mut fold = Fold::new(rules(&[], &[]), true);
         let mut output = crate::transform::testing::Output::default();
-        fold.push(b"n 1\nn 2\n", &mut output);
+        fold.push(&padded(b"n 1\nn 2\n"), &mut output);
         fold.push_merged(b"[marker]\n", 5, &mut output);
-        fold.push(b"n 8\nn 9\nn 10\n", &mut output);
+        fold.push(&padded(b"n 8\nn 9\nn 10\n"), &mut output);
         fold.finish(&Ending { spill: None }, &mut output);
         assert_eq!(
-            String::from_utf8(output.bytes).unwrap(),
+            String::from_utf8(output.bytes).unwrap().replace(PAD, ""),
             "n 1\nn 2\n[marker]\nn 8\n[... 1 similar line folded (lines 9-9) ...]\nn 10\n"
         );
     }

@@ -3,7 +3,8 @@
 //! cleaned ones. They run in a fixed order: binary check, redact,
 //! strip-ansi, collapse-cr, utf8, squeeze, fold, max-line (redact comes
 //! first after the binary check so that every later transform, the cut
-//! and `--keep` see only redacted text).
+//! and `--keep` see only redacted text). Squeeze and fold condense only a
+//! stream that would otherwise be cut (`condense.rs`).
 //!
 //! Each transform consumes chunks as they arrive, handles chunk edges
 //! itself, and emits into the next one, borrowing from its input where it
@@ -18,6 +19,7 @@
 mod assemble;
 mod binary;
 mod collapse_cr;
+mod condense;
 mod fold;
 mod max_line;
 mod redact;
@@ -25,6 +27,7 @@ mod squeeze;
 mod strip_ansi;
 mod utf8;
 
+pub(crate) use condense::Fit;
 pub(crate) use fold::FoldRules;
 pub(crate) use redact::{KINDS, Redact, RedactRules, Redactions};
 
@@ -109,21 +112,75 @@ pub(crate) struct Cleaning {
     pub(crate) max_line: Option<u64>,
 }
 
+/// Transforms run in order, each emitting into the next, the last into
+/// the sink given.
+#[derive(Default)]
+pub(crate) struct Pipeline(Vec<Box<dyn Transform + Send>>);
+
+impl Pipeline {
+    fn push(&mut self, chunk: &[u8], sink: &mut dyn Emit) {
+        Chain {
+            rest: &mut self.0,
+            sink,
+        }
+        .bytes(chunk);
+    }
+
+    fn push_merged(&mut self, line: &[u8], lines: u64, sink: &mut dyn Emit) {
+        Chain {
+            rest: &mut self.0,
+            sink,
+        }
+        .merged_line(line, lines);
+    }
+
+    /// Each transform, in order, emits what it held back into the ones
+    /// after it.
+    fn finish(&mut self, ending: &Ending, sink: &mut dyn Emit) {
+        self.in_order(sink, |transform, out| transform.finish(ending, out));
+    }
+
+    /// See [`Transform::decide_now`]; each transform, in order, emits what
+    /// it decided into the ones after it.
+    fn decide_now(&mut self, sink: &mut dyn Emit) {
+        self.in_order(sink, |transform, out| transform.decide_now(out));
+    }
+
+    /// Runs `step` on each transform in order, with the transforms after
+    /// it, then `sink`, as where it emits.
+    fn in_order(
+        &mut self,
+        sink: &mut dyn Emit,
+        mut step: impl FnMut(&mut dyn Transform, &mut dyn Emit),
+    ) {
+        for index in 0..self.0.len() {
+            let (done, rest) = self.0.split_at_mut(index + 1);
+            step(done[index].as_mut(), &mut Chain { rest, sink });
+        }
+    }
+
+    fn changed(&self) -> bool {
+        self.0.iter().any(|transform| transform.changed())
+    }
+}
+
 /// The transforms of one stream, in order.
 #[derive(Default)]
 pub(crate) struct Stage {
-    transforms: Vec<Box<dyn Transform + Send>>,
+    transforms: Pipeline,
 }
 
 impl Stage {
     /// The transforms `cleaning` asks for, with `--redact` when `redact`
     /// is given and `--fold` when `fold` is (its markers name raw lines
-    /// when `spilling`).
+    /// when `spilling`); squeeze and fold condense only a stream that
+    /// does not `fit` as it is.
     pub(crate) fn new(
         cleaning: &Cleaning,
         redact: Option<&RedactRules>,
         fold: Option<&FoldRules>,
         spilling: bool,
+        fit: Fit,
     ) -> Stage {
         let mut transforms: Vec<Box<dyn Transform + Send>> = Vec::new();
         if cleaning.binary_summary {
@@ -141,65 +198,55 @@ impl Stage {
         if cleaning.utf8 {
             transforms.push(Box::new(utf8::ReplaceInvalid::default()));
         }
+        let mut condensers: Vec<Box<dyn Transform + Send>> = Vec::new();
         if cleaning.squeeze {
-            transforms.push(Box::new(squeeze::Squeeze::default()));
+            condensers.push(Box::new(squeeze::Squeeze::default()));
         }
         if let Some(rules) = fold {
-            transforms.push(Box::new(fold::Fold::new(rules.clone(), spilling)));
+            condensers.push(Box::new(fold::Fold::new(rules.clone(), spilling)));
+        }
+        if !condensers.is_empty() {
+            let condensers = Pipeline(condensers);
+            transforms.push(Box::new(condense::Condense::new(condensers, fit)));
         }
         if let Some(limit) = cleaning.max_line {
             transforms.push(Box::new(max_line::MaxLine::new(limit)));
         }
-        Stage { transforms }
+        Stage {
+            transforms: Pipeline(transforms),
+        }
     }
 
     /// Whether bytes pass unchanged: the capper then sees the raw stream.
     pub(crate) fn is_empty(&self) -> bool {
-        self.transforms.is_empty()
+        self.transforms.0.is_empty()
     }
 
     /// Runs `chunk` through every transform into `capper`.
     pub(crate) fn push(&mut self, chunk: &[u8], capper: &mut dyn Emit) {
-        Chain {
-            rest: &mut self.transforms,
-            sink: capper,
-        }
-        .bytes(chunk);
+        self.transforms.push(chunk, capper);
     }
 
     /// Ends the stream: each transform, in order, emits what it held back
     /// into the ones after it.
     pub(crate) fn finish(&mut self, ending: &Ending, capper: &mut dyn Emit) {
-        self.in_order(capper, |transform, out| transform.finish(ending, out));
+        self.transforms.finish(ending, capper);
     }
 
-    /// See [`Transform::decide_now`]; each transform, in order, emits what
-    /// it decided into the ones after it.
+    /// See [`Transform::decide_now`].
     pub(crate) fn decide_now(&mut self, capper: &mut dyn Emit) {
-        self.in_order(capper, |transform, out| transform.decide_now(out));
-    }
-
-    /// Runs `step` on each transform in order, with the transforms after
-    /// it, then `capper`, as where it emits.
-    fn in_order(
-        &mut self,
-        capper: &mut dyn Emit,
-        mut step: impl FnMut(&mut dyn Transform, &mut dyn Emit),
-    ) {
-        for index in 0..self.transforms.len() {
-            let (done, rest) = self.transforms.split_at_mut(index + 1);
-            step(done[index].as_mut(), &mut Chain { rest, sink: capper });
-        }
+        self.transforms.decide_now(capper);
     }
 
     /// Whether cleaning changed the stream.
     pub(crate) fn changed(&self) -> bool {
-        self.transforms.iter().any(|transform| transform.changed())
+        self.transforms.changed()
     }
 
     /// What `--redact` redacted, by kind; `None` without `--redact`.
     pub(crate) fn redactions(&self) -> Option<Redactions> {
         self.transforms
+            .0
             .iter()
             .find_map(|transform| transform.redactions())
     }
@@ -207,6 +254,7 @@ impl Stage {
     /// Whether the cleaned stream names the spill file.
     pub(crate) fn names_spill(&self) -> bool {
         self.transforms
+            .0
             .iter()
             .any(|transform| transform.names_spill())
     }

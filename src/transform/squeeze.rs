@@ -1,7 +1,7 @@
 //! `--squeeze`: a run of k >= 3 identical consecutive lines becomes the
 //! first line and one marker line, `[... previous line repeated {k-1} more
-//! times ...]`, which stands for the k-1 repeats. Two in a row stay as they
-//! are. Lines are compared whole, terminator included, up to
+//! times ...]`, which stands for the k-1 repeats, when the marker is
+//! shorter than the repeats it replaces. Two in a row stay as they are. Lines are compared whole, terminator included, up to
 //! [`MAX_COMPARED`] bytes; a longer line is never squeezed.
 
 use memchr::memchr_iter;
@@ -37,16 +37,18 @@ fn same_line(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl Repeats {
-    /// Ends a run of repeats of `previous`: one is shown as it is, more
-    /// become the marker.
+    /// Ends a run of repeats of `previous`: they become the marker when
+    /// there are two or more and the marker is shorter than they are;
+    /// otherwise they are shown as they are.
     fn end_run(&mut self, previous: &[u8], out: &mut dyn Emit) {
-        match std::mem::take(&mut self.repeats) {
-            0 => {}
-            1 => out.bytes(previous),
-            repeats => {
-                self.changed = true;
-                out.merged_line(&repeat_marker(repeats), repeats);
-            }
+        let repeats = std::mem::take(&mut self.repeats);
+        let marker = repeat_marker(repeats);
+        let replaced = repeats.saturating_mul(previous.len() as u64);
+        if repeats >= 2 && (marker.len() as u64) < replaced {
+            self.changed = true;
+            out.merged_line(&marker, repeats);
+        } else {
+            (0..repeats).for_each(|_| out.bytes(previous));
         }
     }
 
@@ -176,28 +178,51 @@ mod tests {
         run_all_chunkings(|| Box::<Squeeze>::default(), input)
     }
 
+    /// A line long enough that two repeats of it outweigh a marker.
+    const LONG: &str = "compiling the same crate again and again\n";
+
     #[test]
     fn runs_of_three_or_more_become_a_marker() {
+        let repeated = |n: usize| LONG.repeat(n);
         assert_eq!(
-            squeeze(b"a\nb\nb\nb\nb\nc\n"),
-            b"a\nb\n[... previous line repeated 3 more times ...]\nc\n"
+            squeeze(format!("a\n{}c\n", repeated(4)).as_bytes()),
+            format!("a\n{LONG}[... previous line repeated 3 more times ...]\nc\n").as_bytes()
         );
-        assert_eq!(squeeze(b"x\nx\ny\n"), b"x\nx\ny\n");
+        let twice = format!("{}y\n", repeated(2));
+        assert_eq!(squeeze(twice.as_bytes()), twice.as_bytes());
+        let unterminated = format!("{}{}", repeated(2), LONG.trim_end());
         assert_eq!(
-            squeeze(b"z\nz\nz"),
-            b"z\nz\nz",
+            squeeze(unterminated.as_bytes()),
+            unterminated.as_bytes(),
             "the last line has no newline: not identical"
         );
         assert_eq!(
-            squeeze(b"z\nz\nz\n"),
-            b"z\n[... previous line repeated 2 more times ...]\n"
+            squeeze(repeated(3).as_bytes()),
+            format!("{LONG}[... previous line repeated 2 more times ...]\n").as_bytes()
+        );
+    }
+
+    #[test]
+    fn repeats_no_longer_than_the_marker_stay() {
+        assert_eq!(squeeze(b"a\nb\nb\nb\nb\nc\n"), b"a\nb\nb\nb\nb\nc\n");
+        let short = "ok\n".repeat(15);
+        assert_eq!(
+            squeeze(short.as_bytes()),
+            short.as_bytes(),
+            "14 repeats of 3 bytes"
+        );
+        assert_eq!(
+            squeeze("ok\n".repeat(17).as_bytes()),
+            b"ok\n[... previous line repeated 16 more times ...]\n",
+            "16 repeats are 48 bytes, the marker 47"
         );
     }
 
     #[test]
     fn the_marker_stands_for_the_repeats() {
-        let output = run(|| Box::<Squeeze>::default(), b"a\na\na\na\nb\n", 3);
-        assert_eq!(output.merged, [(2, 3)]);
+        let input = format!("a\n{}b\n", LONG.repeat(4));
+        let output = run(|| Box::<Squeeze>::default(), input.as_bytes(), 3);
+        assert_eq!(output.merged, [(2 + LONG.len(), 3)]);
     }
 
     #[test]

@@ -96,10 +96,11 @@ fn a_progress_bar_leaves_its_last_frame() {
 
 #[test]
 fn a_squeezed_run_is_counted_in_raw_lines() {
-    // a, b, c, then x ten times (raw lines 4-13), then d, e, f. Squeezed:
-    // x, and a marker standing for raw lines 5-13; d is raw line 14.
+    // a, b, c, then x thirty times (raw lines 4-33), then d, e, f.
+    // Squeezed (29 repeats of 2 bytes outweigh the 47-byte marker): x, and
+    // a marker standing for raw lines 5-33; d is raw line 34.
     let mut input = b"a\nb\nc\n".to_vec();
-    input.extend_from_slice(&repeated("x\n", 10));
+    input.extend_from_slice(&repeated("x\n", 30));
     input.extend_from_slice(b"d\ne\nf\n");
     let dir = TempDir::new("squeeze-raw-lines");
     let spill = dir.join("full");
@@ -113,20 +114,20 @@ fn a_squeezed_run_is_counted_in_raw_lines() {
         ],
         &input,
     );
-    // The cleaned stream is 60 bytes: the cut keeps "a\nb\n" and "e\nf\n".
+    // The cleaned stream is 61 bytes: the cut keeps "a\nb\n" and "e\nf\n".
     let expected = with_cleaned_line(
         &truncated(
-            60,
+            61,
             8,
             b"a\nb\n",
             &format!(
-                "[... 52 bytes truncated (lines 3-14); full output in {} ...]",
+                "[... 53 bytes truncated (lines 3-34); full output in {} ...]",
                 spill.display()
             ),
             b"e\nf\n",
         ),
-        32,
-        60,
+        72,
+        61,
     );
     assert_eq!(
         String::from_utf8_lossy(&stdout),
@@ -137,13 +138,13 @@ fn a_squeezed_run_is_counted_in_raw_lines() {
         input,
         "the spill is raw"
     );
-    // `sed -n '3,14p'` of the spill file is what the 52 cleaned bytes
-    // stand for: c, the ten x (the first of them was in the cleaned
+    // `sed -n '3,34p'` of the spill file is what the 53 cleaned bytes
+    // stand for: c, the thirty x (the first of them was in the cleaned
     // stream, the marker stood for the rest) and d.
     let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
     assert_eq!(
-        lines[2..14].concat(),
-        [&b"c\n"[..], &repeated("x\n", 10), b"d\n"].concat()
+        lines[2..34].concat(),
+        [&b"c\n"[..], &repeated("x\n", 30), b"d\n"].concat()
     );
 }
 
@@ -318,11 +319,14 @@ fn a_marker_after_coloured_text_resets_the_colour_first() {
 #[test]
 fn crlf_is_not_a_redraw_and_clean_text_is_untouched() {
     let crlf = repeated("windows line\r\n", 5);
-    assert_output(&["--collapse-cr", "--squeeze"], crlf.clone(), {
-        let mut expected = b"windows line\r\n".to_vec();
-        expected.extend_from_slice(b"[... previous line repeated 4 more times ...]\n");
-        expected
-    });
+    let mut expected = b"windows line\r\n".to_vec();
+    expected.extend_from_slice(b"[... previous line repeated 4 more times ...]\n");
+    let budget = expected.len().to_string();
+    assert_output(
+        &["--collapse-cr", "--squeeze", "--max", &budget],
+        crlf.clone(),
+        expected,
+    );
     // Words, not numbers, tell these lines apart: nothing to fold either.
     let text: Vec<u8> = (0..200u8)
         .flat_map(|i| {

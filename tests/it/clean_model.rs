@@ -369,11 +369,13 @@ pub fn squeeze(lines: Vec<Line>) -> Vec<Line> {
         }
         let k = j - i;
         let first = &lines[i];
-        if k >= 3 && !first.generated && first.text.len() <= SQUEEZE_MAX {
+        let marker = format!("[... previous line repeated {} more times ...]\n", k - 1);
+        // "when the marker is shorter than the repeats it replaces".
+        let pays = marker.len() < (k - 1) * first.text.len();
+        if k >= 3 && !first.generated && first.text.len() <= SQUEEZE_MAX && pays {
             out.push(first.clone());
             out.push(Line {
-                text: format!("[... previous line repeated {} more times ...]\n", k - 1)
-                    .into_bytes(),
+                text: marker.into_bytes(),
                 raw: (lines[i + 1].raw.0, lines[j - 1].raw.1),
                 generated: true,
             });
@@ -565,24 +567,29 @@ pub fn fold(mut lines: Vec<Line>, spec: &CleanSpec) -> Vec<Line> {
             }
         }
         let k = j - i;
-        if k >= 3 {
+        let folded = || {
             let raw = (lines[i + 1].raw.0, lines[j - 2].raw.1);
             let lines_named = match spec.core.spill {
                 Some(_) => format!(" (lines {}-{})", raw.0, raw.1),
                 None => String::new(),
             };
-            out.push(lines[i].clone());
-            out.push(Line {
-                // "`1 similar line` in the singular".
-                text: format!(
-                    "[... {} similar {} folded{lines_named} ...]\n",
-                    k - 2,
-                    if k - 2 == 1 { "line" } else { "lines" }
-                )
-                .into_bytes(),
+            // "`1 similar line` in the singular".
+            let text = format!(
+                "[... {} similar {} folded{lines_named} ...]\n",
+                k - 2,
+                if k - 2 == 1 { "line" } else { "lines" }
+            );
+            // "when the lines are longer than the marker".
+            let replaced: usize = lines[i + 1..j - 1].iter().map(|l| l.text.len()).sum();
+            (text.len() < replaced).then(|| Line {
+                text: text.into_bytes(),
                 raw,
                 generated: true,
-            });
+            })
+        };
+        if let Some(marker) = (k >= 3).then(folded).flatten() {
+            out.push(lines[i].clone());
+            out.push(marker);
             out.push(lines[j - 1].clone());
         } else {
             out.extend_from_slice(&lines[i..j]);
@@ -681,10 +688,28 @@ pub fn cleaned(raw: &[u8], spec: &CleanSpec) -> Vec<Line> {
     if spec.utf8 {
         lines = utf8(lines);
     }
-    if spec.squeeze {
+    // "Folding and squeezing apply only when the output would otherwise
+    // be cut": a stream that fits the budget as it is stays whole (the
+    // budget of head and tail, after `--keep-max`'s share).
+    let share = if spec.keeping() {
+        spec.keep_budget()
+    } else {
+        0
+    };
+    let budget = spec
+        .core
+        .head
+        .saturating_add(spec.core.tail)
+        .saturating_sub(share);
+    let fits = text(&lines).len() as u64 <= budget
+        && spec
+            .core
+            .lines
+            .is_none_or(|max| text(&lines).iter().filter(|&&b| b == b'\n').count() as u64 <= max);
+    if spec.squeeze && !fits {
         lines = squeeze(lines);
     }
-    if spec.fold {
+    if spec.fold && !fits {
         lines = fold(lines, spec);
     }
     if let Some(size) = spec.max_line {
@@ -1128,8 +1153,15 @@ pub mod tests {
 
     /// The program, with only what `set` turns on and a budget `input`
     /// fits, prints `expected`: a transform's hand-worked case, end to end.
+    /// The budget is the expected output's size when it is shorter than
+    /// the input (so that squeeze and fold, which condense only what would
+    /// be cut, apply), else one the input fits.
     fn only(input: &[u8], set: impl FnOnce(&mut CleanSpec), expected: &[u8]) {
-        let mut spec = CleanSpec::new(Spec::from_max(1_000_000));
+        let budget = match expected.len() < input.len() {
+            true => expected.len(),
+            false => input.len().max(expected.len()),
+        };
+        let mut spec = CleanSpec::new(Spec::from_max(budget.max(1) as u64));
         set(&mut spec);
         crate::program::prints(input, &spec, expected);
     }
@@ -1151,6 +1183,54 @@ pub mod tests {
     }
 
     /// The cleaned lines as (text, first raw line, last raw line).
+    /// Makes every line of a hand-worked case long enough that a marker
+    /// is shorter than the lines it replaces, so that the cases still read
+    /// as short lines; marker lines (`[... `) stay as they are.
+    const PAD: &str = " - a line long enough to pay off";
+
+    fn padded(text: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for line in text.split_inclusive(|&b| b == b'\n') {
+            let (body, end) = super::split_terminator(line);
+            out.extend_from_slice(body);
+            if !body.starts_with(b"[... ") {
+                out.extend_from_slice(PAD.as_bytes());
+            }
+            out.extend_from_slice(end);
+        }
+        out
+    }
+
+    /// `spec` with a budget that `expected` fits and a longer `input`
+    /// does not: squeeze and fold condense only what would be cut. (With
+    /// `--keep`, its `--keep-max` share comes on top.) When nothing is to
+    /// be condensed, a budget the input fits.
+    fn tight(spec: &CleanSpec, input: &[u8], expected: &[u8]) -> CleanSpec {
+        let mut spec = spec.clone();
+        let keep_share = match spec.keeping() {
+            true => spec.keep_max.expect("a hand-worked case sets --keep-max"),
+            false => 0,
+        };
+        let shorter = expected.len() as u64 + keep_share;
+        let budget = match shorter < input.len() as u64 {
+            true => shorter,
+            false => input.len().max(expected.len()) as u64 + keep_share,
+        };
+        spec.core = Spec {
+            spill: spec.core.spill.clone(),
+            ..Spec::from_max(budget)
+        };
+        spec
+    }
+
+    /// The model's cleaning and the program both give `expected`, within
+    /// the budget [`tight`] sets.
+    fn condensed(input: &[u8], spec: &CleanSpec, expected: &[u8]) {
+        let spec = tight(spec, input, expected);
+        same(&text(&cleaned(input, &spec)), expected);
+        crate::program::prints(input, &spec, expected);
+    }
+
     fn lines_of(lines: &[Line]) -> Vec<(String, u64, u64)> {
         lines
             .iter()
@@ -1270,62 +1350,62 @@ pub mod tests {
     #[test]
     fn squeeze_needs_a_run_of_three() {
         // A run of 2 stays.
-        let lines = squeeze(raw_lines(b"x\nx\ny\n"));
-        same(&text(&lines), b"x\nx\ny\n");
-        only(b"x\nx\ny\n", |spec| spec.squeeze = true, b"x\nx\ny\n");
+        let lines = squeeze(raw_lines(&padded(b"x\nx\ny\n")));
+        same(&text(&lines), &padded(b"x\nx\ny\n"));
+        condensed(
+            &padded(b"x\nx\ny\n"),
+            &CleanSpec {
+                squeeze: true,
+                ..CleanSpec::new(Spec::from_max(1))
+            },
+            &padded(b"x\nx\ny\n"),
+        );
         // A run of 3: the first line and a marker standing for lines 2-3.
-        let lines = squeeze(raw_lines(b"x\nx\nx\ny\n"));
+        let lines = squeeze(raw_lines(&padded(b"x\nx\nx\ny\n")));
         assert_eq!(
             lines_of(&lines),
             [
-                ("x\\n".into(), 1, 1),
+                (format!("x{PAD}\\n"), 1, 1),
                 (
                     "[... previous line repeated 2 more times ...]\\n".into(),
                     2,
                     3
                 ),
-                ("y\\n".into(), 4, 4),
+                (format!("y{PAD}\\n"), 4, 4),
             ]
         );
     }
 
     #[test]
     fn squeeze_compares_lines_whole() {
+        let squeezing = CleanSpec {
+            squeeze: true,
+            ..CleanSpec::new(Spec::from_max(1))
+        };
+        let case = |input: &[u8], expected: &[u8]| {
+            same(&text(&squeeze(raw_lines(input))), expected);
+            condensed(input, &squeezing, expected);
+        };
         // The last line has no `\n`, so it differs from the others.
-        same(&text(&squeeze(raw_lines(b"x\nx\nx"))), b"x\nx\nx");
-        only(b"x\nx\nx", |spec| spec.squeeze = true, b"x\nx\nx");
-        same(
-            &text(&squeeze(raw_lines(b"x\nx\nx\nx"))),
-            b"x\n[... previous line repeated 2 more times ...]\nx",
-        );
-        only(
-            b"x\nx\nx\nx",
-            |spec| spec.squeeze = true,
-            b"x\n[... previous line repeated 2 more times ...]\nx",
+        case(&padded(b"x\nx\nx"), &padded(b"x\nx\nx"));
+        case(
+            &padded(b"x\nx\nx\nx"),
+            &padded(b"x\n[... previous line repeated 2 more times ...]\nx"),
         );
         // CRLF lines: the marker ends in `\n`.
-        same(
-            &text(&squeeze(raw_lines(b"ok\r\nok\r\nok\r\n"))),
-            b"ok\r\n[... previous line repeated 2 more times ...]\n",
-        );
-        only(
-            b"ok\r\nok\r\nok\r\n",
-            |spec| spec.squeeze = true,
-            b"ok\r\n[... previous line repeated 2 more times ...]\n",
+        case(
+            &padded(b"ok\r\nok\r\nok\r\n"),
+            &padded(b"ok\r\n[... previous line repeated 2 more times ...]\n"),
         );
         // `x\r\n` and `x\n` differ.
-        same(&text(&squeeze(raw_lines(b"x\nx\r\nx\n"))), b"x\nx\r\nx\n");
-        only(b"x\nx\r\nx\n", |spec| spec.squeeze = true, b"x\nx\r\nx\n");
-        // Empty lines are lines.
-        same(
-            &text(&squeeze(raw_lines(b"\n\n\n\n"))),
-            b"\n[... previous line repeated 3 more times ...]\n",
+        case(&padded(b"x\nx\r\nx\n"), &padded(b"x\nx\r\nx\n"));
+        // Empty lines are lines: 59 repeats of 1 byte outweigh the marker.
+        case(
+            &b"\n".repeat(60),
+            b"\n[... previous line repeated 59 more times ...]\n",
         );
-        only(
-            b"\n\n\n\n",
-            |spec| spec.squeeze = true,
-            b"\n[... previous line repeated 3 more times ...]\n",
-        );
+        // Repeats no longer than the marker stay: 3 of 1 byte.
+        case(b"\n\n\n\n", b"\n\n\n\n");
     }
 
     #[test]
@@ -1379,20 +1459,20 @@ pub mod tests {
 
     #[test]
     fn fold_keeps_a_runs_ends_and_names_its_raw_lines() {
-        let input = b"head\nt[0] ok\nt[1] ok\nt[2] ok\nt[3] ok\ntail\n";
-        let lines = fold(raw_lines(input), &fold_spec(true, &[], &[]));
+        let input = padded(b"head\nt[0] ok\nt[1] ok\nt[2] ok\nt[3] ok\ntail\n");
+        let lines = fold(raw_lines(&input), &fold_spec(true, &[], &[]));
         assert_eq!(
             lines_of(&lines),
             [
-                ("head\\n".into(), 1, 1),
-                ("t[0] ok\\n".into(), 2, 2),
+                (format!("head{PAD}\\n"), 1, 1),
+                (format!("t[0] ok{PAD}\\n"), 2, 2),
                 (
                     "[... 2 similar lines folded (lines 3-4) ...]\\n".into(),
                     3,
                     4
                 ),
-                ("t[3] ok\\n".into(), 5, 5),
-                ("tail\\n".into(), 6, 6),
+                (format!("t[3] ok{PAD}\\n"), 5, 5),
+                (format!("tail{PAD}\\n"), 6, 6),
             ]
         );
         same(
@@ -1407,60 +1487,57 @@ pub mod tests {
             &fold_spec(false, &[], &[]),
             b"a 1\na 2\nb\n",
         );
-        same(
-            &text(&fold(
-                raw_lines(b"a 1\na 2\na 3"),
-                &fold_spec(false, &[], &[]),
-            )),
-            b"a 1\n[... 1 similar line folded ...]\na 3",
-        );
-        crate::program::prints(
-            b"a 1\na 2\na 3",
+        condensed(
+            &padded(b"a 1\na 2\na 3"),
             &fold_spec(false, &[], &[]),
-            b"a 1\n[... 1 similar line folded ...]\na 3",
+            &padded(b"a 1\n[... 1 similar line folded ...]\na 3"),
+        );
+        // Lines no longer than the marker stay.
+        condensed(
+            b"a 1\na 2\na 3\n",
+            &fold_spec(false, &[], &[]),
+            b"a 1\na 2\na 3\n",
         );
     }
 
     #[test]
     fn fold_never_folds_a_protected_line() {
         // The FAILED line ends the first run and starts none.
-        let input = b"t 1 ok\nt 2 ok\nt 3 ok\nt 4 FAILED\nt 5 ok\nt 6 ok\nt 7 ok\n";
-        same(
-            &text(&fold(
-                raw_lines(input),
-                &fold_spec(false, &["FAILED"], &["^t "]),
-            )),
-            b"t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAILED\n\
-              t 5 ok\n[... 1 similar line folded ...]\nt 7 ok\n",
-        );
-        crate::program::prints(
-            input,
-            &fold_spec(false, &["FAILED"], &["^t "]),
-            b"t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAILED\n\
-              t 5 ok\n[... 1 similar line folded ...]\nt 7 ok\n",
+        let input = padded(b"t 1 ok\nt 2 ok\nt 3 ok\nt 4 FAILED\nt 5 ok\nt 6 ok\nt 7 ok\n");
+        let spec = CleanSpec {
+            keep_max: Some(1),
+            ..fold_spec(false, &["FAILED"], &["^t "])
+        };
+        condensed(
+            &input,
+            &spec,
+            &padded(
+                b"t 1 ok\n[... 1 similar line folded ...]\nt 3 ok\nt 4 FAILED\n\
+                  t 5 ok\n[... 1 similar line folded ...]\nt 7 ok\n",
+            ),
         );
     }
 
     #[test]
     fn fold_after_squeeze_and_before_max_line() {
-        // The squeeze marker ends the run of `n` lines; max-line does not
-        // cut the fold marker.
+        // The squeeze marker ends the run of `n` lines; max-line (40) cuts
+        // neither the lines (33 bytes) nor the squeeze marker (45).
         let spec = CleanSpec {
             squeeze: true,
-            max_line: Some(6),
+            max_line: Some(40),
             ..fold_spec(false, &[], &[])
         };
-        same(
-            &text(&cleaned(b"n 1\nn 2\nn 2\nn 2\nn 3\nn 4\nn 5\n", &spec)),
-            b"n 1\nn 2\n[... previous line repeated 2 more times ...]\n\
-              n 3\n[... 1 similar line folded ...]\nn 5\n",
+        let line = |n: &str| format!("n {n} is a line long enough to fold\n");
+        let input = [1, 2, 2, 2, 3, 4, 5].map(|n| line(&n.to_string())).concat();
+        let expected = format!(
+            "{}{}[... previous line repeated 2 more times ...]\n{}\
+             [... 1 similar line folded ...]\n{}",
+            line("1"),
+            line("2"),
+            line("3"),
+            line("5")
         );
-        crate::program::prints(
-            b"n 1\nn 2\nn 2\nn 2\nn 3\nn 4\nn 5\n",
-            &spec,
-            b"n 1\nn 2\n[... previous line repeated 2 more times ...]\n\
-              n 3\n[... 1 similar line folded ...]\nn 5\n",
-        );
+        condensed(input.as_bytes(), &spec, expected.as_bytes());
     }
 
     #[test]
@@ -1584,34 +1661,31 @@ pub mod tests {
             "a\u{FFFD}\n".as_bytes(),
         );
         crate::program::prints(b"a\xe2\x82\x08\n", &all, "a\u{FFFD}\n".as_bytes());
-        // utf8 before squeeze: different invalid bytes become one line.
-        same(
-            &text(&cleaned(b"\xff\n\xfe\n\xff\n", &all)),
-            "\u{FFFD}\n[... previous line repeated 2 more times ...]\n".as_bytes(),
-        );
-        crate::program::prints(
-            b"\xff\n\xfe\n\xff\n",
+        // utf8 before squeeze: different invalid bytes become one line
+        // (14 of them: 13 repeats of 4 bytes outweigh the marker).
+        condensed(
+            &b"\xff\n\xfe\n".repeat(7),
             &all,
-            "\u{FFFD}\n[... previous line repeated 2 more times ...]\n".as_bytes(),
+            "\u{FFFD}\n[... previous line repeated 13 more times ...]\n".as_bytes(),
         );
         // squeeze before max-line: lines that differ only in the part
         // max-line removes are not squeezed, and the squeeze marker is not
-        // cut by max-line (ambiguities 30).
+        // cut by max-line (ambiguities 30). Max-line makes the stream
+        // longer than it came, so it is cut: the program is checked against
+        // the model there.
+        let input = [&b"abXcd\nabYcd\nabZcd\n"[..], &b"x\n".repeat(25)].concat();
         same(
-            &text(&cleaned(b"abXcd\nabYcd\nabZcd\nx\nx\nx\n", &all)),
+            &text(&super::max_line(squeeze(raw_lines(&input)), 4)),
             b"ab [... 1 bytes of this line truncated ...] cd\n\
               ab [... 1 bytes of this line truncated ...] cd\n\
               ab [... 1 bytes of this line truncated ...] cd\n\
-              x\n[... previous line repeated 2 more times ...]\n",
+              x\n[... previous line repeated 24 more times ...]\n",
         );
-        crate::program::prints(
-            b"abXcd\nabYcd\nabZcd\nx\nx\nx\n",
-            &all,
-            b"ab [... 1 bytes of this line truncated ...] cd\n\
-              ab [... 1 bytes of this line truncated ...] cd\n\
-              ab [... 1 bytes of this line truncated ...] cd\n\
-              x\n[... previous line repeated 2 more times ...]\n",
-        );
+        let cut = CleanSpec {
+            core: Spec::from_max(60),
+            ..all.clone()
+        };
+        crate::program::prints(&input, &cut, &expected_output(&input, &cut));
         // The binary check comes first and replaces everything.
         same(
             &text(&cleaned(b"\x1b[31m\0\r\n", &all)),
@@ -1649,20 +1723,15 @@ pub mod tests {
 
     #[test]
     fn the_readme_build_log_example() {
-        // "Before and after `toolcap --clean` on a build log": it fits the
-        // default budget, so the output is the cleaned stream.
+        // "Before and after `toolcap --clean --max 200` on a build log":
+        // 256 bytes cleaned, so squeezing applies, and the squeezed 186
+        // fit: the output is the squeezed stream, uncut.
+        let spec = CleanSpec::new(Spec::from_max(200)).clean();
         same(
-            &expected_output(
-                README_BUILD_LOG,
-                &CleanSpec::new(Spec::from_max(10_000)).clean(),
-            ),
+            &expected_output(README_BUILD_LOG, &spec),
             README_BUILD_LOG_CLEANED,
         );
-        crate::program::prints(
-            README_BUILD_LOG,
-            &CleanSpec::new(Spec::from_max(10_000)).clean(),
-            README_BUILD_LOG_CLEANED,
-        );
+        crate::program::prints(README_BUILD_LOG, &spec, README_BUILD_LOG_CLEANED);
     }
 
     /// The guide's `--keep` example: `cargo test 2>&1 | toolcap --max 200
@@ -1705,61 +1774,36 @@ pub mod tests {
     }
 
     #[test]
-    fn raw_line_numbers_after_squeeze() {
-        // "head\n" + 4 x "same\n" + "tail\n": raw lines 1, 2-5, 6. Squeezed:
-        // "head\n" 0..5, "same\n" (line 2) 5..10, the marker (lines 3-5)
-        // 10..56, "tail\n" (line 6) 56..61. Squeezing made the stream
-        // longer: 30 raw bytes became 61.
+    fn squeezing_never_makes_the_stream_longer() {
+        // "head\n" + 4 x "same\n" + "tail\n": the three repeats (15 bytes)
+        // are shorter than a squeeze marker (46), so they stay, and the
+        // stream of 30 bytes is cut as it is: h = 10 after "same\n" of
+        // line 2, t = 25 before "tail\n", the gap lines 3-5.
         let input = b"head\nsame\nsame\nsame\nsame\ntail\n";
         let spec = CleanSpec {
             squeeze: true,
             ..CleanSpec::new(with_spill(Spec::new(10, 5), "/tmp/s"))
         };
-        // h = 10, t = 56: the gap is the squeeze marker alone.
-        same(
-            &expected_output(input, &spec),
-            b"Warning: truncated output (original token count: 16)\n\
-              Total output lines: 4\n\
-              Cleaned: 30 raw bytes became 61 bytes\n\n\
+        let expected = b"Warning: truncated output (original token count: 8)\n\
+              Total output lines: 6\n\n\
               head\nsame\n\
-              [... 46 bytes truncated (lines 3-5); full output in /tmp/s ...]\n\
-              tail\n",
-        );
-        crate::program::prints(
-            input,
-            &spec,
-            b"Warning: truncated output (original token count: 16)\n\
-              Total output lines: 4\n\
-              Cleaned: 30 raw bytes became 61 bytes\n\n\
-              head\nsame\n\
-              [... 46 bytes truncated (lines 3-5); full output in /tmp/s ...]\n\
-              tail\n",
-        );
+              [... 15 bytes truncated (lines 3-5); full output in /tmp/s ...]\n\
+              tail\n";
+        same(&expected_output(input, &spec), expected);
+        crate::program::prints(input, &spec, expected);
         // H = 7: h stays at 7 (back to 5 would lose 2 > floor(7/4)), inside
-        // "same" of line 2: lines 2-5.
+        // "same" of line 2: the gap is lines 2-5, 18 bytes.
         let spec = CleanSpec {
             squeeze: true,
             ..CleanSpec::new(with_spill(Spec::new(7, 5), "/tmp/s"))
         };
-        same(
-            &expected_output(input, &spec),
-            b"Warning: truncated output (original token count: 16)\n\
-              Total output lines: 4\n\
-              Cleaned: 30 raw bytes became 61 bytes\n\n\
+        let expected = b"Warning: truncated output (original token count: 8)\n\
+              Total output lines: 6\n\n\
               head\nsa\n\
-              [... 49 bytes truncated (lines 2-5); full output in /tmp/s ...]\n\
-              tail\n",
-        );
-        crate::program::prints(
-            input,
-            &spec,
-            b"Warning: truncated output (original token count: 16)\n\
-              Total output lines: 4\n\
-              Cleaned: 30 raw bytes became 61 bytes\n\n\
-              head\nsa\n\
-              [... 49 bytes truncated (lines 2-5); full output in /tmp/s ...]\n\
-              tail\n",
-        );
+              [... 18 bytes truncated (lines 2-5); full output in /tmp/s ...]\n\
+              tail\n";
+        same(&expected_output(input, &spec), expected);
+        crate::program::prints(input, &spec, expected);
     }
 
     #[test]

@@ -638,9 +638,9 @@ fn the_readme_keep_example_through_the_library() {
 
 #[test]
 fn the_readme_examples_through_the_binary() {
-    // "Before and after `toolcap --clean` on a build log".
+    // "Before and after `toolcap --clean --max 200` on a build log".
     let output = toolcap()
-        .arg("--clean")
+        .args(["--clean", "--max", "200"])
         .write_stdin(README_BUILD_LOG)
         .output()
         .expect("run toolcap");
@@ -705,12 +705,14 @@ mod regressions {
         let spec = CleanSpec {
             squeeze: true,
             max_line: Some(10),
-            ..CleanSpec::new(Spec::from_max(10_000))
+            ..CleanSpec::new(Spec::from_max(56))
         };
+        // Six lines of 10 bytes, 60 in all, over the budget of 56: five
+        // repeats (50 bytes) become the 46-byte marker.
         check(
-            b"same\nsame\nsame\n",
+            &b"same line\n".repeat(6),
             &spec,
-            b"same\n[... previous line repeated 2 more times ...]\n",
+            b"same line\n[... previous line repeated 5 more times ...]\n",
         );
     }
 

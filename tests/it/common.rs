@@ -138,6 +138,42 @@ pub fn assert_output(args: &[&str], input: impl Into<Vec<u8>>, expected: impl In
         .stdout(expected.into());
 }
 
+/// Makes every line of a hand-worked case long enough that a squeeze or
+/// fold marker is shorter than the lines it replaces, so that cases can
+/// be written with short lines; marker lines (`[... `) stay as they are.
+pub fn padded(text: &str) -> String {
+    const PAD: &str = " - a line long enough to pay off";
+    text.split_inclusive('\n')
+        .map(|line| {
+            let body = line.trim_end_matches(['\n', '\r']);
+            match body.starts_with("[... ") {
+                true => line.to_string(),
+                false => format!("{body}{PAD}{}", &line[body.len()..]),
+            }
+        })
+        .collect()
+}
+
+/// Runs toolcap with `args` on `input`, both [`padded`], with a budget
+/// that the padded `expected` fits and the input does not (squeeze and
+/// fold condense only what would otherwise be cut), and expects it. With
+/// `--keep`, `--keep-max 1` and its byte on top.
+pub fn assert_condensed(args: &[&str], input: &str, expected: &str) {
+    let (input, expected) = (padded(input), padded(expected));
+    let keeps = args.iter().any(|arg| arg.starts_with("--keep"));
+    let budget = match expected.len() < input.len() {
+        true => expected.len(),
+        false => input.len().max(expected.len()),
+    } + usize::from(keeps);
+    let budget = budget.to_string();
+    let mut all = args.to_vec();
+    all.extend(["--max", &budget]);
+    if keeps {
+        all.extend(["--keep-max", "1"]);
+    }
+    assert_output(&all, input, expected);
+}
+
 /// Runs toolcap with `args` on `input` and expects the cut output: `lines`
 /// lines in all, `head` kept, `omitted` bytes replaced by the marker, `tail`
 /// kept.

@@ -71,25 +71,25 @@ fn diff_marker_of_a_folded_diff_u_counts_every_hunk_in_the_middle() {
     assert_eq!(diff.status.code(), Some(1), "{}", text(&diff.stderr));
     let spill = dir.join("full.diff");
     let out = toolcap()
-        .args(["--fold", "--format", "diff", "--max", "300", "--spill"])
+        .args(["--fold", "--format", "diff", "--max", "280", "--spill"])
         .arg(&spill)
         .write_stdin(diff.stdout.clone())
         .assert()
         .success();
     let expected = format!(
-        "Warning: truncated output (original token count: 222)\n\
+        "Warning: truncated output (original token count: 167)\n\
          Total output lines: 41\n\
-         Cleaned: 1476 raw bytes became 885 bytes\n\
+         Cleaned: 1476 raw bytes became 665 bytes\n\
          \n\
          --- a.txt\n\
          +++ b.txt\n\
-         [... 717 bytes truncated (lines 3-124): 3 hunks in 1 files: b.txt; full output in {} ...]\n\
+         [... 535 bytes truncated (lines 3-124): 3 hunks in 1 files: b.txt; full output in {} ...]\n\
          -item 190\n\
          +ITEM 170\n\
          [... 19 similar lines folded (lines 127-145) ...]\n\
          +ITEM 190\n \
-         item 191\n\
-         [... 1 similar line folded (lines 148-148) ...]\n \
+         item 191\n \
+         item 192\n \
          item 193\n",
         spill.display()
     );
@@ -103,13 +103,15 @@ fn diff_marker_of_a_squeezed_git_diff_counts_its_hunks_and_cuts_at_them() {
         return;
     }
     // Four hunks, each with runs of one line that `--clean`'s squeeze
-    // shortens; the head and the tail keep one whole hunk each.
+    // shortens (two repeats of it are longer than the marker); the head and
+    // the tail keep one whole hunk each.
+    const SAME: &str = "the same line of context, long enough to squeeze";
     let dir = TempDir::new("diff-squeeze");
     let version = |changed: bool| -> String {
         (0..200)
             .map(|i| match i % 50 {
                 15 if changed => "changed\n".to_string(),
-                10..20 => "same\n".to_string(),
+                10..20 => format!("{SAME}\n"),
                 _ => format!("line {i}\n"),
             })
             .collect()
@@ -121,26 +123,27 @@ fn diff_marker_of_a_squeezed_git_diff_counts_its_hunks_and_cuts_at_them() {
     std::fs::write(dir.join("a.txt"), version(true)).unwrap();
     let out = toolcap_git(
         dir.path(),
-        &["--max", "500", "--clean", "--profile", "auto"],
+        &["--max", "900", "--clean", "--profile", "auto"],
         &["diff"],
     );
     let hunk = |at: u32| {
         format!(
-            "@@ -{at},7 +{at},7 @@ same\n same\n[... previous line repeated 2 more times ...]\n\
-             -same\n+changed\n same\n[... previous line repeated 2 more times ...]\n"
+            "@@ -{at},7 +{at},7 @@ {SAME}\n {SAME}\n\
+             [... previous line repeated 2 more times ...]\n\
+             -{SAME}\n+changed\n {SAME}\n[... previous line repeated 2 more times ...]\n"
         )
     };
     let expected = format!(
-        "Warning: truncated output (original token count: 164)\n\
+        "Warning: truncated output (original token count: 340)\n\
          Total output lines: 32\n\
-         Cleaned: 381 raw bytes became 653 bytes (profile git)\n\
+         Cleaned: 1789 raw bytes became 1357 bytes (profile git)\n\
          \n\
          diff --git a/a.txt b/a.txt\n\
-         index f5daada..b911175 100644\n\
+         index 163c205..91c5c48 100644\n\
          --- a/a.txt\n\
          +++ b/a.txt\n\
          {}\
-         [... 286 bytes truncated: 2 hunks in 1 files: a.txt ...]\n\
+         [... 638 bytes truncated: 2 hunks in 1 files: a.txt ...]\n\
          {}",
         hunk(13),
         hunk(163)

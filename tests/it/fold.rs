@@ -3,7 +3,7 @@
 //! markers of a folded stream. (The model comparison, over random input
 //! and chunkings, is in clean_properties.rs.)
 
-use crate::common::{TempDir, assert_output, toolcap};
+use crate::common::{TempDir, assert_condensed, assert_output, padded, toolcap};
 
 fn numbered(prefix: &str, range: std::ops::RangeInclusive<u32>) -> String {
     range.map(|i| format!("{prefix}{i}\n")).collect()
@@ -15,23 +15,32 @@ fn a_run_keeps_its_first_and_last_line() {
         "start\n{}end\n",
         numbered("t[", 0..=3).replace('\n', "] ok\n")
     );
-    assert_output(
+    assert_condensed(
         &["--fold"],
-        input,
+        &input,
         "start\nt[0] ok\n[... 2 similar lines folded ...]\nt[3] ok\nend\n",
     );
     // Two similar lines are not a run; numbers, ids and spacing apart.
     assert_output(&["--fold"], "x 1\nx 2\ny\n", "x 1\nx 2\ny\n");
-    assert_output(
+    assert_condensed(
         &["--fold"],
         "took 0.5s id=deadbeef01\ntook  12.25s id=0123456789abcdef\ntook\t3s id=cafebabe\n",
         "took 0.5s id=deadbeef01\n[... 1 similar line folded ...]\ntook\t3s id=cafebabe\n",
     );
+    // Lines no longer than the marker stay, and so does a stream that
+    // fits the budget as it is.
+    assert_output(
+        &["--fold", "--max", "20"],
+        "n 1\nn 2\nn 3\nn 4\n",
+        "n 1\nn 2\nn 3\nn 4\n",
+    );
+    let long = padded("n 1\nn 2\nn 3\nn 4\n");
+    assert_output(&["--fold"], long.clone(), long);
 }
 
 #[test]
 fn clean_folds_too() {
-    assert_output(
+    assert_condensed(
         &["--clean"],
         "\x1b[32mok 1\x1b[0m\nok 2\nok 3\nok 4\n",
         "ok 1\n[... 2 similar lines folded ...]\nok 4\n",
@@ -44,17 +53,24 @@ fn markers_name_raw_lines_when_spilling() {
     let spill = dir.join("full.log");
     // Raw lines 1-3 squeeze into two; rows are raw lines 4-8, of which 5-7
     // are folded.
-    let input = format!("a\na\na\n{}", numbered("row ", 1..=5));
+    let input = padded(&format!("a\na\na\n{}", numbered("row ", 1..=5)));
+    let expected = padded(
+        "a\n[... previous line repeated 2 more times ...]\nrow 1\n\
+         [... 3 similar lines folded (lines 5-7) ...]\nrow 5\n",
+    );
     toolcap()
-        .args(["--squeeze", "--fold", "--spill"])
+        .args([
+            "--squeeze",
+            "--fold",
+            "--max",
+            &expected.len().to_string(),
+            "--spill",
+        ])
         .arg(&spill)
         .write_stdin(input.clone())
         .assert()
         .success()
-        .stdout(
-            "a\n[... previous line repeated 2 more times ...]\nrow 1\n\
-             [... 3 similar lines folded (lines 5-7) ...]\nrow 5\n",
-        );
+        .stdout(expected);
     assert_eq!(std::fs::read_to_string(&spill).unwrap(), input);
 }
 
@@ -95,23 +111,27 @@ fn a_cut_counts_the_folded_stream_and_names_raw_lines() {
 #[test]
 fn a_protected_line_breaks_a_run_and_stays() {
     let input = numbered("check ", 1..=9).replace('\n', " passed\n");
-    assert_output(
+    assert_condensed(
         &["--fold", "--keep", "^check 5 "],
-        input.clone(),
+        &input,
         "check 1 passed\n[... 2 similar lines folded ...]\ncheck 4 passed\n\
          check 5 passed\n\
          check 6 passed\n[... 2 similar lines folded ...]\ncheck 9 passed\n",
     );
     // --keep-errors protects every line here: nothing is folded.
     let retries = numbered("retry ", 1..=4).replace('\n', " failed\n");
-    assert_output(
-        &["--fold", "--keep-errors"],
-        retries.clone(),
-        retries.clone(),
-    );
-    assert_output(
+    // (Under a budget the stream does not fit, so that folding would
+    // apply: the cut output holds no fold marker.)
+    let output = toolcap()
+        .args(["--fold", "--keep-errors", "--max", "100"])
+        .write_stdin(padded(&retries))
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success());
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("folded"));
+    assert_condensed(
         &["--fold"],
-        retries,
+        &retries,
         "retry 1 failed\n[... 2 similar lines folded ...]\nretry 4 failed\n",
     );
 }
@@ -120,8 +140,8 @@ fn a_protected_line_breaks_a_run_and_stays() {
 fn fold_patterns_make_lines_similar() {
     let input = "   Compiling serde v1.0.1\n   Compiling libc v0.2.3\n   Compiling regex v1.11.0\n\
                  error[E0308]: mismatched types\n";
-    assert_output(&["--fold"], input, input);
-    assert_output(
+    assert_condensed(&["--fold"], input, input);
+    assert_condensed(
         &["--fold", "--fold-pattern", "^ +Compiling "],
         input,
         "   Compiling serde v1.0.1\n[... 1 similar line folded ...]\n   Compiling regex v1.11.0\n\
@@ -161,9 +181,9 @@ fn a_line_with_another_status_is_never_folded() {
     let ok: String = (0..6)
         .map(|i| format!("127.0.0.1 \"GET /x/{i} HTTP/1.1\" 200 {i}\n"))
         .collect();
-    assert_output(
+    assert_condensed(
         &["--clean"],
-        ok,
+        &ok,
         "127.0.0.1 \"GET /x/0 HTTP/1.1\" 200 0\n[... 4 similar lines folded ...]\n127.0.0.1 \"GET /x/5 HTTP/1.1\" 200 5\n",
     );
 }

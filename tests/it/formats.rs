@@ -382,8 +382,25 @@ fn check_diff(
         .format(Format::Diff);
     let output = cap(input, &options);
     // "Everything below is about the cleaned stream B": the output of the
-    // same cleaning when nothing is cut.
-    let cleaned = cap(input, &clean(Options::new()).max(1 << 40));
+    // same cleaning when nothing is cut. Squeeze and fold condense only a
+    // stream that would be cut, so B is the output within a budget of its
+    // own size, which the header's `Cleaned:` line gives.
+    let cleaned_size = String::from_utf8_lossy(&output)
+        .lines()
+        .take(3)
+        .find_map(|line| {
+            line.strip_prefix("Cleaned: ")?
+                .split(" became ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        });
+    let cleaned = cap(
+        input,
+        &clean(Options::new()).max(cleaned_size.unwrap_or(1 << 40)),
+    );
     let whole = if cleaned == input {
         hunks_are_whole
     } else {

@@ -134,9 +134,10 @@ fn auto_in_filter_mode_reads_past_a_short_first_chunk() {
     child.wait().expect("wait for sh");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["profile"], "pytest");
+    // Within the budget as it is: shown whole, nothing folded.
     assert_eq!(
         report["output"],
-        "platform x -- Python 3, pytest-9\na[1] PASSED\n[... 1 similar line folded ...]\na[3] PASSED\n"
+        "platform x -- Python 3, pytest-9\na[1] PASSED\na[2] PASSED\na[3] PASSED\n"
     );
 }
 
@@ -167,12 +168,13 @@ fn auto_in_wrap_mode_chooses_by_the_command() {
     let script = format!("cd '{}' && ls -1", dir.path().display());
     let output = toolcap_in(config.path())
         .env("LC_ALL", "C")
-        .args(["--json", "--profile", "auto", "-c", &script])
+        .args(["--json", "--profile", "auto", "--max", "2k", "-c", &script])
         .output()
         .unwrap();
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["profile"], "listing");
-    // `ls -1` sorts file0, file1, file10, file100, ...: all similar.
+    // `ls -1` sorts file0, file1, file10, file100, ...: all similar, and
+    // over the budget of 2k: folded.
     let text = report["output"].as_str().unwrap();
     assert!(
         text.starts_with("file0.txt\n[... 298 similar lines folded ...]\nfile99.txt\n"),
@@ -309,7 +311,7 @@ fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
          [profiles.terraform]\n\
          match = [\"terraform plan\"]\n\
          detect = ['^Terraform will perform']\n\
-         args = [\"--fold\", \"--timeout\", \"10m\"]\n",
+         args = [\"--fold\", \"--max\", \"200\", \"--timeout\", \"10m\"]\n",
     );
     // pytest's options are the user's now (no --clean, so no folding), and
     // its match and detect are still the built-in's.
@@ -331,7 +333,11 @@ fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
     assert!(output.starts_with("Warning: truncated output"), "{output}");
     // A new profile, by the input; its wrap-only --timeout is left out in
     // filter mode.
-    let plan = "Terraform will perform the following actions:\n  + a 1\n  + a 2\n  + a 3\n";
+    // (280 bytes, over its budget of 200: folding applies.)
+    let plan = String::from("Terraform will perform the following actions:\n")
+        + &(0..6)
+            .map(|i| format!("  + aws_instance.web[{i}] will be created\n"))
+            .collect::<String>();
     let output = stdout(
         toolcap_in(config.path())
             .args(["--profile", "auto"])
@@ -339,7 +345,10 @@ fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
     );
     assert_eq!(
         output,
-        "Terraform will perform the following actions:\n  + a 1\n[... 1 similar line folded ...]\n  + a 3\n"
+        "Terraform will perform the following actions:\n\
+         \x20 + aws_instance.web[0] will be created\n\
+         [... 4 similar lines folded ...]\n\
+         \x20 + aws_instance.web[5] will be created\n"
     );
     // --profiles lists both, from the file, and the other built-ins.
     let listing = stdout(toolcap_in(config.path()).arg("--profiles"));
