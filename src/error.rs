@@ -3,6 +3,8 @@
 //! run survived (it still printed what it could) and that fails it.
 
 use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why toolcap could not run, or could not go on.
 #[derive(Debug, thiserror::Error)]
@@ -53,9 +55,10 @@ pub enum Problem {
         /// Why.
         source: io::Error,
     },
-    /// The spill file could not be created, written or removed.
-    #[error("{0}")]
-    Spill(String),
+    /// The spill file could not be created, written or removed, or the
+    /// store could not do what was asked.
+    #[error(transparent)]
+    Spill(SpillFailure),
     /// The capped output could not be written.
     #[error("cannot write to {stream}: {source}")]
     Output {
@@ -99,3 +102,43 @@ impl Problem {
         matches!(self, Problem::Output { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
     }
 }
+
+/// Why the full output was not saved, or the store could not do what was
+/// asked: one line naming the file, with the operating system's error
+/// where there was one (shared: the report that carries it is cloned).
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct SpillFailure {
+    message: String,
+    path: PathBuf,
+    #[source]
+    source: Option<Arc<io::Error>>,
+}
+
+impl SpillFailure {
+    pub(crate) fn new(message: String, path: &Path, source: Option<io::Error>) -> SpillFailure {
+        SpillFailure {
+            message,
+            path: path.to_path_buf(),
+            source: source.map(Arc::new),
+        }
+    }
+
+    /// The file or directory that failed.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The operating system's error, when there was one.
+    pub fn io_error(&self) -> Option<&io::Error> {
+        self.source.as_deref()
+    }
+}
+
+impl PartialEq for SpillFailure {
+    fn eq(&self, other: &SpillFailure) -> bool {
+        (&self.message, &self.path) == (&other.message, &other.path)
+    }
+}
+
+impl Eq for SpillFailure {}

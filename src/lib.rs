@@ -93,7 +93,7 @@ mod vocab;
 pub use config::{Config, Grep, Mode, StderrMode, StoreCommand, WrapConfig};
 pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
 pub use cut::CutMode;
-pub use error::{Error, Problem};
+pub use error::{Error, Problem, SpillFailure};
 pub use format::Format;
 pub use line_match::KEEP_ERRORS;
 pub use measure::Tokenizer;

@@ -163,7 +163,9 @@ fn stream_fields(
         Some(SpillReport::Saved { path, id }) => {
             (json!(path.to_string_lossy()), json!(id), Value::Null)
         }
-        Some(SpillReport::NotSaved(reason)) => (Value::Null, Value::Null, json!(reason)),
+        Some(SpillReport::NotSaved(reason)) => {
+            (Value::Null, Value::Null, json!(reason.to_string()))
+        }
         None => (Value::Null, Value::Null, Value::Null),
     };
     put("spill", spill);

@@ -439,7 +439,7 @@ fn write_format_lines(out: &mut impl Write, report: &StreamReport) -> io::Result
             }
             Some(SpillReport::NotSaved(reason)) => {
                 out.write_all(b"Full output not saved: ")?;
-                write_line(out, &escape_for_marker(reason.as_bytes()))?;
+                write_line(out, &escape_for_marker(reason.to_string().as_bytes()))?;
             }
         }
     }
@@ -561,7 +561,7 @@ fn write_marker(
         }
         Some(SpillReport::NotSaved(reason)) => {
             out.write_all(b"; full output not saved: ")?;
-            out.write_all(&escape_for_marker(reason.as_bytes()))?;
+            out.write_all(&escape_for_marker(reason.to_string().as_bytes()))?;
         }
     }
     // Errors first, as they were served; `matching` alone as before
@@ -740,7 +740,13 @@ mod tests {
 
     #[test]
     fn header_at_bottom_follows_a_newline() {
-        let mut cut = report(Some(SpillReport::NotSaved("disk full".into())));
+        let mut cut = report(Some(SpillReport::NotSaved(
+            crate::error::SpillFailure::new(
+                "disk full".into(),
+                std::path::Path::new("/full"),
+                None,
+            ),
+        )));
         cut.tail = b"ef".to_vec();
         assert_eq!(
             render(&cut, HeaderPlace::Bottom),

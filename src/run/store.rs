@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::view::{self, StoredView};
 use crate::config::{Config, Mode, StoreCommand};
-use crate::error::{Error, Problem};
+use crate::error::{Error, Problem, SpillFailure};
 use crate::options::Options;
 use crate::render::template::grouped_digits;
 use crate::render::text::{shell_quoted, show_command};
@@ -44,7 +44,19 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Report, Err
         Err(err) if report.warnings.is_empty() || matches!(err, Error::Usage(_)) => {
             return Err(err);
         }
-        Err(err) => report.problems.push(Problem::Spill(err.to_string())),
+        Err(err) => {
+            let dir = match &config.spill {
+                Some(SpillTarget::Store(target)) => target.dir.clone(),
+                _ => PathBuf::new(),
+            };
+            let message = err.to_string();
+            let source = match err {
+                Error::Io { source, .. } => Some(source),
+                _ => None,
+            };
+            let failure = SpillFailure::new(message, &dir, source);
+            report.problems.push(Problem::Spill(failure));
+        }
     }
     Ok(report)
 }
@@ -154,10 +166,11 @@ fn skipped_lines(store: &Store, entries: &Entries) -> Vec<Problem> {
                     output_file(id)
                 ),
             };
-            Problem::Spill(format!(
+            let message = format!(
                 "line {line} of the spill store's manifest '{}' is not an output{why}; skipped",
                 store.manifest_name()
-            ))
+            );
+            Problem::Spill(SpillFailure::new(message, store.dir(), None))
         })
         .collect()
 }

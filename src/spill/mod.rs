@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) mod store;
 
-use crate::error::{Error, Problem};
+use crate::error::{Error, Problem, SpillFailure};
 use crate::source::Input;
 use crate::sys;
 use crate::vocab::Counters;
@@ -32,8 +32,8 @@ pub enum SpillReport {
         /// Its id, when it is an output of a spill store (`toolcap --show ID`).
         id: Option<String>,
     },
-    /// Saving failed, for this reason (one line, naming the file).
-    NotSaved(String),
+    /// Saving failed, for this reason.
+    NotSaved(SpillFailure),
 }
 
 /// Where the user asked the full output to go.
@@ -167,7 +167,7 @@ pub(crate) struct Spill {
     /// Absolute, so the marker names it for a reader in any directory.
     path: PathBuf,
     file: Option<File>,
-    failure: Option<String>,
+    failure: Option<SpillFailure>,
     /// For an output in a store: removed at the end unless the output
     /// names it, and entered in the manifest when kept.
     stored: Option<Stored>,
@@ -249,14 +249,13 @@ impl Spill {
                 }
                 sibling
             }
-            None if self.file.is_none() && self.failure.is_some() => {
-                let reason = self.failure.clone().unwrap_or_default();
-                Spill {
+            None => match (&self.file, &self.failure) {
+                (None, Some(failure)) => Spill {
                     in_store: self.in_store,
-                    ..Spill::failed(with_suffix(&self.path, suffix), reason)
-                }
-            }
-            None => Spill::open_named(with_suffix(&self.path, suffix)),
+                    ..Spill::failed(with_suffix(&self.path, suffix), failure.clone())
+                },
+                _ => Spill::open_named(with_suffix(&self.path, suffix)),
+            },
         }
     }
 
@@ -268,10 +267,8 @@ impl Spill {
             self.counters.push(chunk);
         }
         if let Err(err) = file.write_all(chunk) {
-            self.failure = Some(format!(
-                "cannot write spill file '{}': {err}",
-                self.path.display()
-            ));
+            let message = format!("cannot write spill file '{}': {err}", self.path.display());
+            self.failure = Some(SpillFailure::new(message, &self.path, Some(err)));
             self.file = None;
         }
     }
@@ -307,10 +304,9 @@ impl Spill {
                 if let Err(err) = fs::remove_file(&self.path)
                     && err.kind() != io::ErrorKind::NotFound
                 {
-                    other_failure = Some(format!(
-                        "cannot remove spill file '{}': {err}",
-                        self.path.display()
-                    ));
+                    let message =
+                        format!("cannot remove spill file '{}': {err}", self.path.display());
+                    other_failure = Some(SpillFailure::new(message, &self.path, Some(err)));
                 }
             } else if keep {
                 let entry = Entry {
@@ -325,10 +321,11 @@ impl Spill {
                 };
                 let store = &stored.store;
                 if let Err(err) = store.record(&entry) {
-                    other_failure = Some(format!(
+                    let message = format!(
                         "cannot update the spill store '{}': {err}",
                         store.dir().display()
-                    ));
+                    );
+                    other_failure = Some(SpillFailure::new(message, store.dir(), Some(err)));
                     // The output is saved, but --show cannot find it, and
                     // under its own name pruning would take it for one
                     // whose writer died.
@@ -341,10 +338,11 @@ impl Spill {
                 } else if let Err(err) =
                     store.prune(stored.retain.count, stored.retain.bytes, &stored.written())
                 {
-                    other_failure = Some(format!(
+                    let message = format!(
                         "cannot apply retention to the spill store '{}': {err}",
                         store.dir().display()
-                    ));
+                    );
+                    other_failure = Some(SpillFailure::new(message, store.dir(), Some(err)));
                 }
             }
         }
@@ -367,7 +365,8 @@ impl Spill {
         match open_named_file(&path) {
             Ok(file) => Spill::opened(path, file, None),
             Err(err) => {
-                let reason = format!("cannot create spill file '{}': {err}", path.display());
+                let message = format!("cannot create spill file '{}': {err}", path.display());
+                let reason = SpillFailure::new(message, &path, Some(err));
                 Spill::failed(path, reason)
             }
         }
@@ -385,7 +384,7 @@ impl Spill {
         }
     }
 
-    fn failed(path: PathBuf, reason: String) -> Spill {
+    fn failed(path: PathBuf, reason: SpillFailure) -> Spill {
         Spill {
             path,
             file: None,
@@ -398,7 +397,7 @@ impl Spill {
     }
 
     /// A store output that could not be created.
-    fn failed_in_store(path: PathBuf, reason: String) -> Spill {
+    fn failed_in_store(path: PathBuf, reason: SpillFailure) -> Spill {
         Spill {
             in_store: true,
             ..Spill::failed(path, reason)
@@ -409,7 +408,10 @@ impl Spill {
         let dir = absolute(&target.dir);
         match Store::open(&dir) {
             Ok(store) => Spill::new_output(store, Retention::of(target), false),
-            Err(reason) => Spill::failed_in_store(dir, target.refusal(reason)),
+            Err(reason) => {
+                let reason = SpillFailure::new(target.refusal(reason), &dir, None);
+                Spill::failed_in_store(dir, reason)
+            }
         }
     }
 
@@ -427,10 +429,11 @@ impl Spill {
                 Spill::opened(path, file, Some(stored))
             }
             Err(err) => {
-                let reason = format!(
+                let message = format!(
                     "cannot create a spill file in '{}': {err}",
                     store.dir().display()
                 );
+                let reason = SpillFailure::new(message, store.dir(), Some(err));
                 Spill::failed_in_store(store.dir().to_path_buf(), reason)
             }
         }
@@ -480,5 +483,34 @@ pub(crate) fn not_followed(err: io::Error) -> io::Error {
         io::Error::other("it is a symbolic link, which toolcap does not follow")
     } else {
         err
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 22: a spill that failed keeps what failed and why, not only
+    /// the line the marker prints.
+    #[test]
+    fn a_failed_spill_keeps_its_path_and_its_error() {
+        let path = PathBuf::from("/nonexistent/dir/full.log");
+        let spill = Spill::create(&SpillTarget::File(path.clone()));
+        let Some(SpillReport::NotSaved(failure)) =
+            spill.finish(true, &SpillFacts::default()).report
+        else {
+            panic!("a spill into a missing directory is not saved");
+        };
+        assert_eq!(failure.path(), path);
+        assert_eq!(
+            failure.io_error().map(io::Error::kind),
+            Some(io::ErrorKind::NotFound)
+        );
+        assert!(
+            failure
+                .to_string()
+                .starts_with("cannot create spill file '/nonexistent/dir/full.log': "),
+            "{failure}"
+        );
     }
 }

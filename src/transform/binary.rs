@@ -100,7 +100,7 @@ pub(crate) fn binary_summary(bytes: u64, spill: Option<&SpillReport>) -> Vec<u8>
         }
         Some(SpillReport::NotSaved(reason)) => {
             line.extend_from_slice(b"; full output not saved: ");
-            line.extend_from_slice(&escape_for_marker(reason.as_bytes()));
+            line.extend_from_slice(&escape_for_marker(reason.to_string().as_bytes()));
         }
     }
     line.extend_from_slice(b"]\n");
