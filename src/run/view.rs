@@ -30,8 +30,9 @@ pub struct StoredView {
 /// The marker of a cut `--grep` view when no `--marker` is given: it
 /// counts matching lines, which the usual marker (bytes, lines of the
 /// view) does not. `{MATCHES}` is filled in before it is parsed.
-const GREP_MARKER: &str = "[... {omitted_bytes} bytes truncated: {MATCHES} matching lines left out \
-                           (lines {first_omitted_line}-{last_omitted_line}); full output in {spill} ...]";
+const GREP_MARKER: &str = "[... {omitted_bytes} bytes truncated: {MATCHES} matching lines left \
+                           out (lines {first_omitted_line}-{last_omitted_line}); \
+                           full output in {spill} ...]";
 
 /// What one line of a `--grep` view is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -149,14 +149,20 @@ const FAMILIES: &[Spec] = &[
     Spec {
         family: Family::Gitlab,
         literals: &["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-"],
-        pattern: r"\b(?:glpat|gldt|glrt|glptt|glcbt|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_.-]*[0-9A-Za-z_-])?",
+        pattern: concat!(
+            r"\b(?:glpat|gldt|glrt|glptt|glcbt|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9A-Z",
+            r"a-z_.-]*[0-9A-Za-z_-])?",
+        ),
     },
     // Slack, "Token types": bot `xoxb-`, user `xoxp-`, app-level `xapp-`,
     // and the other `xox?-` ones (legacy, refresh, configuration).
     Spec {
         family: Family::Slack,
         literals: &["xox", "xapp-"],
-        pattern: r"\b(?:xox[abeoprs](?:\.xox[abeoprs])?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-9A-Za-z-]{10,})",
+        pattern: concat!(
+            r"\b(?:xox[abeoprs](?:\.xox[abeoprs])?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-",
+            r"9A-Za-z-]{10,})",
+        ),
     },
     // Slack incoming webhooks: the path after the host is the secret.
     Spec {
@@ -183,7 +189,10 @@ const FAMILIES: &[Spec] = &[
     Spec {
         family: Family::OpenAi,
         literals: &["sk-"],
-        pattern: r"\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b)",
+        pattern: concat!(
+            r"\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}",
+            r"T3BlbkFJ[A-Za-z0-9]{20}\b)",
+        ),
     },
     // Google Cloud API keys: `AIza` and 35 more characters.
     Spec {
@@ -205,7 +214,10 @@ const FAMILIES: &[Spec] = &[
     Spec {
         family: Family::AwsSecret,
         literals: &["ecr"],
-        pattern: r#"(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+        pattern: concat!(
+            r#"(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["']?\s*[:=]\"#,
+            r#"s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+        ),
     },
     // RFC 7519: three base64url parts; the first two are JSON objects, so
     // they start with `eyJ` (`{"`).
@@ -220,14 +232,21 @@ const FAMILIES: &[Spec] = &[
     Spec {
         family: Family::PrivateKey,
         literals: &["-----BEGIN"],
-        pattern: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\\ \t]*(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?",
+        pattern: concat!(
+            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\\ \t]*(?",
+            r":-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?",
+        ),
     },
     // RFC 9110 `Authorization` and `Proxy-Authorization`: the scheme (one
     // of IANA's HTTP authentication schemes) stays.
     Spec {
         family: Family::Authorization,
         literals: &["riza"],
-        pattern: r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?P<scheme>bearer|basic|token|digest|negotiate|ntlm|dpop|gnap|hoba|mutual|vapid|privatetoken|scram-sha-1|scram-sha-256|aws4-hmac-sha256)\s+)?(?P<s>[^\s"',]+)"#,
+        pattern: concat!(
+            r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?P<scheme>bearer"#,
+            r#"|basic|token|digest|negotiate|ntlm|dpop|gnap|hoba|mutual|vapid|private"#,
+            r#"token|scram-sha-1|scram-sha-256|aws4-hmac-sha256)\s+)?(?P<s>[^\s"',]+)"#,
+        ),
     },
     // RFC 6750: a bearer token outside a header (`-H 'Bearer ...'`).
     Spec {
@@ -241,16 +260,27 @@ const FAMILIES: &[Spec] = &[
     Spec {
         family: Family::UrlCredentials,
         literals: &["://"],
-        pattern: r#"\b[A-Za-z][A-Za-z0-9+.-]*://(?:(?P<s1>[^\s/?#@:"'<>]+:[^\s/?#"'<>]+)|(?P<s2>[A-Za-z0-9._~%-]{20,}))@[^\s/?#@"'<>]"#,
+        pattern: concat!(
+            r#"\b[A-Za-z][A-Za-z0-9+.-]*://(?:(?P<s1>[^\s/?#@:"'<>]+:[^\s/?#"'<>]+)|("#,
+            r#"?P<s2>[A-Za-z0-9._~%-]{20,}))@[^\s/?#@"'<>]"#,
+        ),
     },
 ];
 
 /// `--password VALUE` and `-p`-less flags: the key starts with a dash.
-const FLAG: &str = r#"(?i)(?:^|\s)--?(?:[a-z0-9_.-]*?[_.-])?(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?:=|\s+)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>(?:[^\s"'`,;&\\]|\\[^nrtu"\\/])+))"#;
+const FLAG: &str = concat!(
+    r#"(?i)(?:^|\s)--?(?:[a-z0-9_.-]*?[_.-])?(?P<word>KEY_WORDS)(?:[_-]?(?:ke"#,
+    r#"y|base))?(?:=|\s+)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>("#,
+    r#"?:[^\s"'`,;&\\]|\\[^nrtu"\\/])+))"#,
+);
 
 /// `KEY=value`, `key: value`, `"key": "value"`: the key name ends in a word
 /// of [`KEY_WORDS`].
-const ASSIGNMENT: &str = r#"(?i)(?:^|[^a-z0-9_.-])(?:[a-z0-9_.-]*?)(?P<word>KEY_WORDS)(?:[_-]?(?:key|base))?(?P<q>["']?)(?P<sep>\s*[:=]\s*)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|'(?P<s2>[^']*)'|(?P<s>(?:[^\s"'`,;&\\]|\\[^nrtu"\\/])+))"#;
+const ASSIGNMENT: &str = concat!(
+    r#"(?i)(?:^|[^a-z0-9_.-])(?:[a-z0-9_.-]*?)(?P<word>KEY_WORDS)(?:[_-]?(?:k"#,
+    r#"ey|base))?(?P<q>["']?)(?P<sep>\s*[:=]\s*)(?:"(?P<s1>(?:[^"\\]|\\.)*)"|"#,
+    r#"'(?P<s2>[^']*)'|(?P<s>(?:[^\s"'`,;&\\]|\\[^nrtu"\\/])+))"#,
+);
 
 /// A family, compiled when a line first needs it: most runs need few, and
 /// compiling them all took most of a short run's time.
@@ -1303,7 +1333,9 @@ mod tests {
                 }
             }
         }
-        let plain = b"2026-11-30T12:34:56.789Z INFO  worker[3] request id=0a1b path=/api/v1/items status=200\n".repeat(500);
+        let plain = b"2026-11-30T12:34:56.789Z INFO  worker[3] request id=0a1b path=/api/v1/item\
+            s status=200\n"
+            .repeat(500);
         assert_eq!(base.prefilter.first(&plain), None);
     }
 
@@ -1343,7 +1375,8 @@ mod tests {
                 "id [REDACTED:aws-access-key-id].\n",
             ),
             (
-                "origin https://x-access-token:ghs_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE@github.com/org/repo.git (fetch)\n",
+                "origin https://x-access-token:ghs_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE@github.c\
+                    om/org/repo.git (fetch)\n",
                 "origin https://[REDACTED:url-credentials]@github.com/org/repo.git (fetch)\n",
             ),
             (
@@ -1390,8 +1423,10 @@ mod tests {
             ),
             // Inside a JSON string an unquoted value ends at an escape.
             (
-                "{\"log\": \"GITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfake0000\\nHOME=/root\\nPATH=/usr/bin\"}\n",
-                "{\"log\": \"GITHUB_TOKEN=[REDACTED:github-token]\\nHOME=/root\\nPATH=/usr/bin\"}\n",
+                "{\"log\": \"GITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfake0000\\nHOME=/root\\\
+                    nPATH=/usr/bin\"}\n",
+                "{\"log\": \"GITHUB_TOKEN=[REDACTED:github-token]\\nHOME=/root\\nPATH=/usr/bin\"\
+                    }\n",
             ),
             (
                 "{\"log\": \"password=abc\\nHOME=/root\"}\n",
@@ -1429,7 +1464,8 @@ mod tests {
 
     #[test]
     fn a_pem_block_becomes_one_line_that_stands_for_all_of_it() {
-        let input = b"before\nkey: -----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nMIIEFAKE\nFAKE==\n-----END RSA PRIVATE KEY-----\nafter\n";
+        let input = b"before\nkey: -----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nMI\
+            IEFAKE\nFAKE==\n-----END RSA PRIVATE KEY-----\nafter\n";
         let rules = rules();
         let output = run(|| Box::new(Redact::new(rules.clone())), input, input.len());
         assert_eq!(
@@ -1447,7 +1483,10 @@ mod tests {
             "[REDACTED:private-key]\nerror: cut short\n"
         );
         assert_eq!(
-            redact(b"{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIFAKE\\n-----END PRIVATE KEY-----\\n\"}\n"),
+            redact(
+                b"{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIFAKE\\n-----END PRIVAT\
+                E KEY-----\\n\"}\n"
+            ),
             "{\"private_key\": \"[REDACTED:private-key]\"}\n"
         );
     }
@@ -1524,7 +1563,8 @@ mod tests {
 
     #[test]
     fn text_without_secrets_passes_unchanged() {
-        let text = b"commit 3f2a9c1d0e8b7a6f5e4d3c2b1a0f9e8d7c6b5a49\nuuid 123e4567-e89b-12d3-a456-426614174000\n\
+        let text = b"commit 3f2a9c1d0e8b7a6f5e4d3c2b1a0f9e8d7c6b5a49\nuuid 123e4567-e89b-12d3-a4\
+            56-426614174000\n\
             sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n\
             tests/it/redact.rs::token_is_kept PASSED\n/usr/lib/x86_64-linux-gnu/libssl.so.3\n\
             data: aGVsbG8gd29ybGQgdGhpcyBpcyBub3QgYSBzZWNyZXQ=\nhttps://example.com/a?b=c\n";

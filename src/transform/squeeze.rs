@@ -1,8 +1,9 @@
 //! `--squeeze`: a run of k >= 3 identical consecutive lines becomes the
 //! first line and one marker line, `[... previous line repeated {k-1} more
 //! times ...]`, which stands for the k-1 repeats, when the marker is
-//! shorter than the repeats it replaces. Two in a row stay as they are. Lines are compared whole, terminator included, up to
-//! [`MAX_COMPARED`] bytes; a longer line is never squeezed.
+//! shorter than the repeats it replaces. Two in a row stay as they are.
+//! Lines are compared whole, terminator included, up to [`MAX_COMPARED`]
+//! bytes; a longer line is never squeezed.
 
 use memchr::memchr_iter;
 
