@@ -59,13 +59,13 @@ impl Condense {
     }
 
     /// Whether `bytes` more, with `lines` more lines, may still fit.
-    fn may_hold(&self, bytes: usize, lines: u64) -> bool {
+    fn may_hold(&self, bytes: &[u8], lines: impl FnOnce() -> u64) -> bool {
         self.held.as_ref().is_some_and(|held| {
-            held.bytes.saturating_add(bytes as u64) <= self.fit.hold_bytes
+            held.bytes.saturating_add(bytes.len() as u64) <= self.fit.hold_bytes
                 && self
                     .fit
                     .lines
-                    .is_none_or(|max| held.lines.saturating_add(lines) <= max)
+                    .is_none_or(|max| held.lines.saturating_add(lines()) <= max)
         })
     }
 
@@ -96,11 +96,13 @@ impl Condense {
 
 impl Transform for Condense {
     fn push(&mut self, input: &[u8], out: &mut dyn Emit) {
-        let lines = memchr_iter(b'\n', input).count() as u64;
-        if self.may_hold(input.len(), lines) {
+        // Lines are counted only while the stream is held (at most the
+        // budget): past it, it goes through at the condensers' own speed.
+        let lines = || memchr_iter(b'\n', input).count() as u64;
+        if self.may_hold(input, lines) {
             if let Some(held) = &mut self.held {
                 held.bytes += input.len() as u64;
-                held.lines += lines;
+                held.lines += lines();
                 match held.pieces.last_mut() {
                     Some(Piece::Bytes(bytes)) => bytes.extend_from_slice(input),
                     _ => held.pieces.push(Piece::Bytes(input.to_vec())),
@@ -113,7 +115,7 @@ impl Transform for Condense {
     }
 
     fn push_merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
-        if self.may_hold(line.len(), lines) {
+        if self.may_hold(line, || lines) {
             if let Some(held) = &mut self.held {
                 held.bytes += line.len() as u64;
                 held.lines += lines;

@@ -164,12 +164,15 @@ impl Folding {
     /// the last is shown.
     fn end_run(&mut self, out: &mut dyn Emit) {
         let held = std::mem::take(&mut self.held);
-        let shown = self.folded.replace(Vec::new());
-        if held == 0 {
+        if held < 2 {
+            if held == 1 {
+                out.bytes(&self.last);
+            }
             return;
         }
+        let shown = self.folded.replace(Vec::new());
         let folded = held - 1;
-        let lines = (self.held_from, self.held_from + folded.max(1) - 1);
+        let lines = (self.held_from, self.held_from + folded - 1);
         let marker = fold_marker(folded, self.name_lines.then_some(lines));
         match shown {
             Some(text) if text.len() <= marker.len() => out.bytes(&text),
