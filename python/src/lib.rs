@@ -4,7 +4,7 @@
 //! command line itself, which the package's `toolcap` command runs.
 //!
 //! Options arrive as keyword arguments, are spelled as the command line's
-//! long options (`CAP_OPTIONS`, `RUN_OPTIONS`) and parsed by the
+//! long options (each found in its registry of options) and parsed by the
 //! command line's own parser: they mean what they mean there, and a bad one
 //! raises ValueError with the command line's message. A result carries the
 //! `--json` report, read back from what toolcap renders, so that its schema
@@ -26,87 +26,43 @@ use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PySlice, PyString,
 };
+use toolcap::cli::{Function, Spelling, Value, spelled};
 use toolcap::{ChildExit, Config, Mode, Report, StoreTarget};
 
-/// How a keyword argument is spelled on the command line.
+/// The keyword arguments of a shape of their own, each standing for one of
+/// two options or for one negated; every other keyword is the long option
+/// of the same name (`_` for `-`), found in the command line's registry of
+/// options (`toolcap::cli::keyword`), whose entry says which functions take
+/// it: an option the command line gains needs no code here (only its line
+/// in `_toolcap.pyi`).
 #[derive(Clone, Copy)]
-enum Spelling {
-    /// `--flag=VALUE`: an int, a str, bytes or an os.PathLike.
-    Value(&'static str),
-    /// `--flag=PATH`: a str, bytes or an os.PathLike, without a NUL byte.
-    Path(&'static str),
-    /// `--flag` when true.
-    Switch(&'static str),
-    /// `--flag` when false (`status=False` is `--no-status`).
-    Negated(&'static str),
-    /// `--flag=VALUE` for a str, or for each str of a sequence.
-    Repeated(&'static str),
-    /// Seconds (an int or a float), or a DURATION string.
-    Duration(&'static str),
+enum Shape {
     /// `header`: false is `--no-header`, a str is `--header=TEMPLATE`.
     Header,
     /// `store`: true is `--store`, a path is `--spill-dir=PATH`.
     Store,
+    /// `status` (`run` only): false is `--no-status`.
+    Status,
 }
 
-use Spelling::{Duration, Header, Negated, Path, Repeated, Store, Switch, Value};
+/// What a keyword argument stands for.
+#[derive(Clone, Copy)]
+enum Keyword {
+    Shaped(Shape),
+    /// The long option of the same name.
+    Long(Spelling),
+}
 
-/// The options of `cap`, `Capper` and `run`, by their Python names, each the
-/// long option of the same name. An option the command line gains is one
-/// line here (and one in `_toolcap.pyi`).
-const CAP_OPTIONS: &[(&str, Spelling)] = &[
-    ("max", Value("--max")),
-    ("head", Value("--head")),
-    ("tail", Value("--tail")),
-    ("lines", Value("--lines")),
-    ("tokens", Value("--tokens")),
-    ("total", Value("--total")),
-    ("window", Value("--window")),
-    ("recent", Value("--recent")),
-    ("window_ceiling", Value("--window-ceiling")),
-    ("tokenizer", Value("--tokenizer")),
-    ("count_limit", Value("--count-limit")),
-    ("chars", Value("--chars")),
-    ("cut", Value("--cut")),
-    ("header", Header),
-    ("marker", Value("--marker")),
-    ("style", Value("--style")),
-    ("clean", Switch("--clean")),
-    ("strip_ansi", Switch("--strip-ansi")),
-    ("collapse_cr", Switch("--collapse-cr")),
-    ("squeeze", Switch("--squeeze")),
-    ("utf8", Switch("--utf8")),
-    ("binary", Value("--binary")),
-    ("max_line", Value("--max-line")),
-    ("fold", Switch("--fold")),
-    ("fold_pattern", Repeated("--fold-pattern")),
-    ("redact", Switch("--redact")),
-    ("redact_pattern", Repeated("--redact-pattern")),
-    ("keep", Repeated("--keep")),
-    ("keep_error", Repeated("--keep-error")),
-    ("keep_errors", Switch("--keep-errors")),
-    ("keep_context", Value("--keep-context")),
-    ("keep_max", Value("--keep-max")),
-    ("format", Value("--format")),
-    ("json_limit", Value("--json-limit")),
-    ("pretty", Switch("--pretty")),
-    ("profile", Value("--profile")),
-    ("spill", Path("--spill")),
-    ("store", Store),
-    ("retain", Value("--retain")),
-    ("retain_size", Value("--retain-size")),
-];
-
-/// The options only `run` takes (besides `cwd`, `env` and `input`, which
-/// the command line has no options for).
-const RUN_OPTIONS: &[(&str, Spelling)] = &[
-    ("timeout", Duration("--timeout")),
-    ("kill_after", Duration("--kill-after")),
-    ("drain", Duration("--drain")),
-    ("stderr", Value("--stderr")),
-    ("stderr_max", Value("--stderr-max")),
-    ("plain_env", Switch("--plain-env")),
-    ("status", Negated("--no-status")),
+/// The keywords of a shape of their own, and the functions that take each
+/// (`show`'s own `store` argument comes first).
+const SHAPED: &[(&str, Shape, &[Function])] = &[
+    (
+        "header",
+        Shape::Header,
+        &[Function::Cap, Function::Run, Function::Show],
+    ),
+    ("store", Shape::Store, &[Function::Cap, Function::Run]),
+    ("status", Shape::Status, &[Function::Run]),
 ];
 
 /// Code points of a str encoded and capped at a time: a large str is never
@@ -117,11 +73,11 @@ const RUN_OPTIONS: &[(&str, Spelling)] = &[
 const STR_PIECE: usize = 1 << 16;
 
 /// The command-line arguments for the keyword arguments `options` of
-/// `function`, which takes the options of `tables`.
+/// `function`, named `function_name`.
 fn arguments(
-    function: &str,
+    function_name: &str,
     options: Option<&Bound<'_, PyDict>>,
-    tables: &[&[(&str, Spelling)]],
+    function: Function,
 ) -> PyResult<Vec<OsString>> {
     let mut argv = vec![OsString::from("toolcap")];
     let Some(options) = options else {
@@ -129,17 +85,20 @@ fn arguments(
     };
     for (name, value) in options.iter() {
         let name: String = name.extract()?;
-        let spelling = tables
+        let shaped = SHAPED
             .iter()
-            .flat_map(|table| table.iter())
-            .find_map(|(known, spelling)| (*known == name).then_some(*spelling))
-            .ok_or_else(|| {
-                PyTypeError::new_err(format!(
-                    "{function}() got an unexpected keyword argument '{name}'"
-                ))
-            })?;
+            .find(|(known, _, functions)| *known == name && functions.contains(&function));
+        let keyword = match shaped {
+            Some((_, shape, _)) => Some(Keyword::Shaped(*shape)),
+            None => toolcap::cli::keyword(&name, function).map(Keyword::Long),
+        }
+        .ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "{function_name}() got an unexpected keyword argument '{name}'"
+            ))
+        })?;
         if !value.is_none() {
-            spell(&mut argv, &name, spelling, &value)?;
+            spell(&mut argv, &name, keyword, &value)?;
         }
     }
     Ok(argv)
@@ -149,31 +108,22 @@ fn arguments(
 fn spell(
     argv: &mut Vec<OsString>,
     name: &str,
-    spelling: Spelling,
+    keyword: Keyword,
     value: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let with_value = |flag: &str, text: OsString| {
-        let mut argument = OsString::from(flag);
-        argument.push("=");
-        argument.push(text);
-        argument
+    let option = match keyword {
+        Keyword::Shaped(shape) => return spell_shaped(argv, name, shape, value),
+        Keyword::Long(option) => option,
     };
-    match spelling {
-        Value(flag) => argv.push(with_value(flag, word(name, value)?)),
-        Path(flag) => argv.push(with_value(flag, os_value(name, value)?)),
-        Switch(flag) => {
+    match option.takes() {
+        None => {
             if boolean(name, value)? {
-                argv.push(flag.into());
+                argv.push(option.switch());
             }
         }
-        Negated(flag) => {
-            if !boolean(name, value)? {
-                argv.push(flag.into());
-            }
-        }
-        Repeated(flag) => {
+        Some((_, true)) => {
             if value.is_instance_of::<PyString>() {
-                argv.push(with_value(flag, value.extract()?));
+                argv.push(option.with_value(&value.extract::<OsString>()?));
             } else {
                 for item in value
                     .try_iter()
@@ -183,29 +133,49 @@ fn spell(
                     if !item.is_instance_of::<PyString>() {
                         return Err(expected(name, "a str or a sequence of str", &item));
                     }
-                    argv.push(with_value(flag, item.extract()?));
+                    argv.push(option.with_value(&item.extract::<OsString>()?));
                 }
             }
         }
-        Duration(flag) => argv.push(with_value(flag, duration(name, value)?)),
-        Header => {
+        Some((Value::Word, false)) => argv.push(option.with_value(&word(name, value)?)),
+        Some((Value::Path, false)) => argv.push(option.with_value(&os_value(name, value)?)),
+        Some((Value::Duration, false)) => argv.push(option.with_value(&duration(name, value)?)),
+    }
+    Ok(())
+}
+
+/// Appends the arguments that say `name=value` for a keyword of a shape of
+/// its own.
+fn spell_shaped(
+    argv: &mut Vec<OsString>,
+    name: &str,
+    shape: Shape,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    match shape {
+        Shape::Header => {
             if value.is_instance_of::<PyBool>() {
                 if !value.is_truthy()? {
-                    argv.push("--no-header".into());
+                    argv.push(spelled::NO_HEADER.switch());
                 }
             } else if value.is_instance_of::<PyString>() {
-                argv.push(with_value("--header", value.extract()?));
+                argv.push(spelled::HEADER.with_value(&value.extract::<OsString>()?));
             } else {
                 return Err(expected(name, "a bool or a template str", value));
             }
         }
-        Store => {
+        Shape::Store => {
             if value.is_instance_of::<PyBool>() {
                 if value.is_truthy()? {
-                    argv.push("--store".into());
+                    argv.push(spelled::STORE.switch());
                 }
             } else {
-                argv.push(with_value("--spill-dir", os_value(name, value)?));
+                argv.push(spelled::SPILL_DIR.with_value(&os_value(name, value)?));
+            }
+        }
+        Shape::Status => {
+            if !boolean(name, value)? {
+                argv.push(spelled::NO_STATUS.switch());
             }
         }
     }
@@ -658,7 +628,7 @@ fn cap(
     data: &Bound<'_, PyAny>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<CapResult>> {
-    let config = parse(arguments("cap", options, &[CAP_OPTIONS])?)?;
+    let config = parse(arguments("cap", options, Function::Cap)?)?;
     // Judged before the capper opens a spill file, which refused data
     // must leave untouched.
     let data = payload(py, data)?;
@@ -694,7 +664,7 @@ impl Capper {
     #[new]
     #[pyo3(signature = (**options))]
     fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Capper> {
-        let config = parse(arguments("Capper", options, &[CAP_OPTIONS])?)?;
+        let config = parse(arguments("Capper", options, Function::Cap)?)?;
         let capper = py
             .detach(|| toolcap::Capper::for_run(&config))
             .map_err(error)?;
@@ -748,14 +718,13 @@ fn run(
     // Asked before anything starts, so that a wrong object is a TypeError
     // now rather than an error in the middle of the run.
     let cancel = cancel.map(cancel_flag).transpose()?;
-    let mut argv = arguments("run", options, &[CAP_OPTIONS, RUN_OPTIONS])?;
+    let mut argv = arguments("run", options, Function::Run)?;
     // The command runs in its own process group, where reading a terminal
     // would stop it: its stdin is `input`, or nothing.
-    argv.push("--no-stdin".into());
+    argv.push(spelled::NO_STDIN.switch());
     if cmd.is_instance_of::<PyString>() {
-        let mut argument = OsString::from("--command=");
-        argument.push(without_nul("cmd", cmd.extract::<OsString>()?)?);
-        argv.push(argument);
+        let command = without_nul("cmd", cmd.extract::<OsString>()?)?;
+        argv.push(spelled::COMMAND.with_value(&command));
     } else if cmd.is_instance_of::<PyBytes>() {
         return Err(expected("cmd", "a str or a sequence of arguments", cmd));
     } else {
@@ -911,17 +880,12 @@ fn store_dir(function: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<PathB
     }
 }
 
-/// What `summary` and `list_outputs` take besides the store: redaction of
-/// the commands they print, as `--summary ID --redact` redacts them.
-const REDACT_OPTIONS: &[(&str, Spelling)] = &[
-    ("redact", Switch("--redact")),
-    ("redact_pattern", Repeated("--redact-pattern")),
-];
-
-/// The [`REDACT_OPTIONS`] a store function was given, checked by the
-/// command line's parser.
+/// What `summary` and `list_outputs` take besides the store (the
+/// registry's `Function::Listing`: redaction of the commands they print,
+/// as `--summary ID --redact` redacts them), checked by the command line's
+/// parser.
 fn redaction(function: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<toolcap::Options> {
-    let argv = arguments(function, options, &[REDACT_OPTIONS])?;
+    let argv = arguments(function, options, Function::Listing)?;
     Ok(parse(argv)?.options)
 }
 
@@ -940,18 +904,6 @@ fn summary(
         .map_err(error)
 }
 
-/// The capping options `show` does not take: its view is never spilled,
-/// `lines` is its own range, and `--show` applies no profile (it refuses
-/// `--profile`).
-const NOT_FOR_SHOW: &[&str] = &[
-    "lines",
-    "spill",
-    "store",
-    "retain",
-    "retain_size",
-    "profile",
-];
-
 /// The capped view of a stored output, as `toolcap --show ID` prints it
 /// given a budget: its lines `lines` ("A:B"), or with `grep` only its
 /// matching lines, numbered (and `context` lines around each).
@@ -966,40 +918,23 @@ fn show(
     store: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<CapResult>> {
-    if let Some(options) = options {
-        for name in options.keys() {
-            let name: String = name.extract()?;
-            if NOT_FOR_SHOW.contains(&name.as_str()) {
-                return Err(PyTypeError::new_err(format!(
-                    "show() got an unexpected keyword argument '{name}'"
-                )));
-            }
-        }
-    }
-    let mut argv = arguments("show", options, &[CAP_OPTIONS])?;
+    // Its view is never spilled, and applies no profile: the registry
+    // leaves out what `--show` refuses.
+    let mut argv = arguments("show", options, Function::Show)?;
     if !id.is_instance_of::<PyString>() {
         return Err(expected("id", "a str", id));
     }
-    let with_value = |flag: &str, text: OsString| {
-        let mut argument = OsString::from(flag);
-        argument.push("=");
-        argument.push(text);
-        argument
-    };
-    argv.push(with_value("--show", word("id", id)?));
-    for (name, flag, value) in [
-        ("lines", "--lines", lines),
-        ("grep", "--grep", grep),
-        ("context", "--context", context),
+    argv.push(spelled::SHOW.with_value(&word("id", id)?));
+    for (name, option, value) in [
+        ("lines", spelled::LINES, lines),
+        ("grep", spelled::GREP, grep),
+        ("context", spelled::CONTEXT, context),
     ] {
         if let Some(value) = value.filter(|value| !value.is_none()) {
-            argv.push(with_value(flag, word(name, value)?));
+            argv.push(option.with_value(&word(name, value)?));
         }
     }
-    argv.push(with_value(
-        "--spill-dir",
-        store_dir("show", store)?.into_os_string(),
-    ));
+    argv.push(spelled::SPILL_DIR.with_value(store_dir("show", store)?.as_os_str()));
     let config = parse(argv)?;
     let view = py.detach(|| toolcap::show_view(&config)).map_err(error)?;
     let fields = json_dict(py, &view.rendered.json)?;

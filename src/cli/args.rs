@@ -11,6 +11,7 @@ use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::profile;
+use super::registry::{self, Flag, Group};
 use crate::hook;
 use crate::{
     Binary, Config, CutMode, Format, Grep, Input, Mode, Options, SizeOrPercent, SpillTarget,
@@ -117,7 +118,7 @@ const SYNOPSIS: [&str; 3] = [
     "[OPTIONS] -c STRING",
 ];
 
-pub(super) const WRAP_MODE: &str = "Wrap mode";
+const WRAP_MODE: &str = "Wrap mode";
 const CLEANING: &str = "Cleaning (before the cap; the spill file stays raw)";
 const KEEPING: &str = "Keeping lines from the cut middle";
 const STORE: &str = "Spill store";
@@ -1060,10 +1061,13 @@ fn unexpected_hint(argv: &[OsString]) -> Option<String> {
     // as no -c STRING makes it a command line that cannot take one.
     let first_file = |at: usize| {
         let matches = parse(at + 1).ok()?;
-        if matches.value_source("command").is_some() {
+        if matches.value_source(registry::COMMAND.id).is_some() {
             return None;
         }
-        matches.get_many::<PathBuf>("files")?.next().cloned()
+        matches
+            .get_many::<PathBuf>(registry::FILES.id)?
+            .next()
+            .cloned()
     };
     let at = (1..unexpected)
         .find(|&at| first_file(at).is_some_and(|file| file.as_os_str() == argv[at]))?;
@@ -1128,76 +1132,54 @@ pub(crate) fn parse_from(
     }
 }
 
-/// What `--show` never applies, besides wrap mode's options: what only a
-/// capping run does (a spill file, retention, a JSON report, live output,
-/// a profile).
-const NOT_FOR_SHOW: [&str; 7] = [
-    "spill",
-    "no_spill",
-    "retain",
-    "retain_size",
-    "json",
-    "live",
-    "profile",
-];
-
 /// Refuses an option given on the command line that the store command does
 /// not apply, naming it (issue 21): `--list`, `--summary` and `--prune` take
 /// only the store (`--prune` its retention too, `--list` and `--summary`
-/// `--redact` for the commands they print, issue 25); `--show` takes its own
-/// options and the capping options, which cap its view. An option from the
-/// environment (TOOLCAP_MAX) is a default, not a request, and is not
-/// refused.
+/// `--redact` for the commands they print, issue 25); `--show` takes what
+/// its capped view applies. An option from the environment (TOOLCAP_MAX) is
+/// a default, not a request, and is not refused.
 fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Result<(), String> {
-    let (name, takes) = match store_command {
-        StoreCommand::List => ("--list", "--store or --spill-dir DIR"),
-        StoreCommand::Summary { .. } => ("--summary", "--store or --spill-dir DIR"),
+    let (command, takes) = match store_command {
+        StoreCommand::List => (&registry::LIST, "--store or --spill-dir DIR"),
+        StoreCommand::Summary { .. } => (&registry::SUMMARY, "--store or --spill-dir DIR"),
         StoreCommand::Prune => (
-            "--prune",
+            &registry::PRUNE,
             "--store or --spill-dir DIR, --retain and --retain-size",
         ),
         StoreCommand::Show { .. } => (
-            "--show",
+            &registry::SHOW,
             "--lines A:B, --grep, --context, the store and the capping options",
         ),
     };
-    let applies = |arg: &clap::Arg| {
-        let id = arg.get_id().as_str();
-        let store = ["store", "spill_dir"].contains(&id);
-        let redact = ["redact", "redact_pattern"].contains(&id);
+    let applies = |flag: &Flag| {
+        let own = flag == command || flag.group == Group::Store;
         match store_command {
-            StoreCommand::List => store || redact || id == "list",
-            StoreCommand::Summary { .. } => store || redact || id == "summary",
-            StoreCommand::Prune => store || ["prune", "retain", "retain_size"].contains(&id),
-            StoreCommand::Show { .. } => {
-                arg.get_help_heading() != Some(WRAP_MODE) && !NOT_FOR_SHOW.contains(&id)
+            StoreCommand::List | StoreCommand::Summary { .. } => {
+                own || flag.group == Group::Redaction
             }
+            StoreCommand::Prune => own || flag.group == Group::Retention,
+            StoreCommand::Show { .. } => flag.applies_to_show(),
         }
     };
-    let definition = command();
     // FILEs and a program are refused before, with their own message.
-    let refused = definition.get_arguments().find(|arg| {
-        !arg.is_positional()
-            && matches.value_source(arg.get_id().as_str())
-                == Some(clap::parser::ValueSource::CommandLine)
-            && !applies(arg)
-    });
-    match refused.and_then(clap::Arg::get_long) {
-        Some(long) => Err(format!(
-            "--{long} does not apply to {name}, which takes only {takes}"
+    let refused = registry::FLAGS
+        .iter()
+        .find(|flag| flag.group != Group::Input && given(matches, flag) && !applies(flag));
+    match refused {
+        Some(flag) => Err(format!(
+            "{} does not apply to {}, which takes only {takes}",
+            flag.name(),
+            command.name()
         )),
         None => Ok(()),
     }
 }
 
-/// The arguments the hook commands take besides their own.
-const HOOK_ARGS: [&str; 5] = [
-    "hook",
-    "install_hook",
-    "uninstall_hook",
-    "settings",
-    "project",
-];
+/// Whether `flag` was given on the command line (not only defaulted or
+/// taken from the environment).
+fn given(matches: &ArgMatches, flag: &Flag) -> bool {
+    matches.value_source(flag.id) == Some(clap::parser::ValueSource::CommandLine)
+}
 
 /// What `--hook`, `--install-hook` or `--uninstall-hook` asks, if one is
 /// given; they take no other option (the hook's options come from
@@ -1219,17 +1201,14 @@ fn hook_command(
         _ if settings_given => return Err(misplaced()),
         _ => return Ok(None),
     };
-    let definition = command();
-    let other = definition
-        .get_arguments()
-        .map(|arg| arg.get_id().as_str())
-        .filter(|id| !HOOK_ARGS.contains(id))
-        .find(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine));
-    if let Some(id) = other {
+    let other = registry::FLAGS
+        .iter()
+        .find(|flag| flag.group != Group::Hook && given(matches, flag));
+    if let Some(flag) = other {
         return Err(Stop::Usage(format!(
-            "the hook commands take no other option (got '--{}'): the hook's options come from \
+            "the hook commands take no other option (got '{}'): the hook's options come from \
              TOOLCAP_HOOK_OPTIONS or a [hook] table in profiles.toml",
-            id.replace('_', "-")
+            flag.name()
         )));
     }
     if asked == HookAsk::Rewrite {
@@ -1583,19 +1562,19 @@ impl Args {
             (None, store) => store.map(SpillTarget::Store),
         };
         let wrap_only = [
-            ("--shell", self.shell.is_some()),
-            ("--stderr", self.stderr.is_some()),
-            ("--stderr-max", self.stderr_max.is_some()),
-            ("--timeout", self.timeout.is_some()),
-            ("--kill-after", self.kill_after.is_some()),
-            ("--drain", self.drain.is_some()),
-            ("--no-status", self.no_status),
-            ("--no-stdin", self.no_stdin),
-            ("--plain-env", self.plain_env),
+            (&registry::SHELL, self.shell.is_some()),
+            (&registry::STDERR, self.stderr.is_some()),
+            (&registry::STDERR_MAX, self.stderr_max.is_some()),
+            (&registry::TIMEOUT, self.timeout.is_some()),
+            (&registry::KILL_AFTER, self.kill_after.is_some()),
+            (&registry::DRAIN, self.drain.is_some()),
+            (&registry::NO_STATUS, self.no_status),
+            (&registry::NO_STDIN, self.no_stdin),
+            (&registry::PLAIN_ENV, self.plain_env),
         ];
         let given_wrap_only = wrap_only
             .iter()
-            .find_map(|(name, given)| given.then_some(*name));
+            .find_map(|(flag, given)| given.then(|| flag.name()));
         let argv = match (self.command, self.program) {
             (Some(string), _) => Some(vec![
                 self.shell.unwrap_or_else(|| DEFAULT_SHELL.into()),
@@ -1841,20 +1820,48 @@ mod tests {
         assert_eq!((wrap.argv.len(), wrap.timeout), (2, None));
     }
 
+    /// The registry and the clap definition name the same arguments, in
+    /// the same order, each with the same names, what it takes, and wrap
+    /// mode's under its heading.
     #[test]
-    fn the_options_show_refuses_are_options() {
+    fn the_registry_is_the_clap_definition() {
+        use clap::ArgAction;
         let definition = command();
-        for id in NOT_FOR_SHOW {
-            assert!(
-                definition.get_arguments().any(|arg| arg.get_id() == id),
-                "{id}"
-            );
+        let arguments: Vec<&clap::Arg> = definition.get_arguments().collect();
+        let ids: Vec<&str> = arguments.iter().map(|arg| arg.get_id().as_str()).collect();
+        let registered: Vec<&str> = registry::FLAGS.iter().map(|flag| flag.id).collect();
+        assert_eq!(ids, registered);
+        for (arg, flag) in arguments.iter().zip(registry::FLAGS) {
+            assert_eq!(arg.get_long(), flag.long, "{}", flag.id);
+            assert_eq!(arg.get_short(), flag.short, "{}", flag.id);
+            let takes = match arg.get_action() {
+                ArgAction::SetTrue => "nothing",
+                ArgAction::Append => "repeated",
+                ArgAction::Set => "one",
+                action => panic!("{}: {action:?}", flag.id),
+            };
+            let (registered, value) = match flag.takes {
+                registry::Takes::Nothing => ("nothing", None),
+                registry::Takes::Repeated(value) => ("repeated", Some(value)),
+                registry::Takes::One(value) => ("one", Some(value)),
+            };
+            assert_eq!(takes, registered, "{}", flag.id);
+            // A path is parsed as one, a duration as one; a word as neither.
+            let parsed = arg.get_value_parser().type_id();
+            let is = |id: std::any::TypeId| parsed == id;
+            let parsed_as = if is(std::any::TypeId::of::<PathBuf>()) {
+                registry::Value::Path
+            } else if is(std::any::TypeId::of::<Duration>()) {
+                registry::Value::Duration
+            } else {
+                registry::Value::Word
+            };
+            if let Some(value) = value {
+                assert_eq!(parsed_as, value, "{}", flag.id);
+            }
+            let wrap = arg.get_help_heading() == Some(WRAP_MODE);
+            assert_eq!(wrap, flag.group == Group::Wrap, "{}", flag.id);
         }
-        assert!(
-            definition
-                .get_arguments()
-                .any(|arg| arg.get_help_heading() == Some(WRAP_MODE))
-        );
     }
 
     #[test]

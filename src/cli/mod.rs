@@ -5,6 +5,9 @@
 
 mod args;
 mod profile;
+mod registry;
+
+pub use registry::{Function, Spelling, Value, keyword, spelled};
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
@@ -33,9 +36,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
     let argv: Vec<OsString> = argv.into_iter().collect();
     // Claude Code reads a hook's exit status 2 as "block this tool call":
     // a hook's own usage error must not stop the agent.
-    let is_hook = argv
-        .iter()
-        .any(|word| word == "--hook" || word.as_encoded_bytes().starts_with(b"--hook="));
+    let is_hook = registry::HOOK.spelled_in(&argv);
     let config = match args::parse(argv.clone()) {
         Ok(config) => config,
         Err(args::Stop::Info(info)) => {

@@ -1,10 +1,12 @@
 //! `--profile NAME|auto|none`: per-tool settings. A profile is plain data,
 //! a list of ordinary options (so `--profiles` can show each as a command
 //! line), put in front of the user's own arguments before they become a
-//! `Config`: the capping core never hears of profiles. The user's options
-//! win: a profile's option is dropped when the user gave the same one
-//! (or, for the budget, any of `--max`, `--tokens`, `--chars`), except
-//! repeatable ones such as `--keep`, which add up.
+//! `Config`: the capping core never hears of profiles. What a profile may
+//! set, and how its options meet the user's, is each option's entry in the
+//! registry: the user's options win, a profile's option is dropped when
+//! the user gave the same one (or, for the budget, any option of the
+//! budget's group: a profile's `--recent` without its `--window` means
+//! nothing), except repeatable ones such as `--keep`, which add up.
 //!
 //! Built-ins are in `builtin.rs`; the user's `profiles.toml` (`file.rs`)
 //! adds to them or replaces them. `auto` picks by the program the command
@@ -19,47 +21,12 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::parser::ValueSource;
-use clap::{ArgAction, ArgMatches, Command};
+use clap::{ArgMatches, Command};
 use regex::RegexBuilder;
 
+use super::registry::{self, Flag, Group, Takes};
+
 use crate::{Config, InputProfile, Mode, ProfileChoice};
-
-/// Options a profile may not set: what runs, where output goes, and
-/// reading the store. A profile says how output is cleaned, kept and
-/// capped.
-const NOT_IN_PROFILES: &[&str] = &[
-    "files",
-    "program",
-    "command",
-    "profile",
-    "profiles",
-    "json",
-    "live",
-    "spill",
-    "spill_dir",
-    "no_spill",
-    "store",
-    "list",
-    "show",
-    "summary",
-    "prune",
-    "retain",
-    "retain_size",
-    "help",
-    "version",
-];
-
-/// The options that set the budget: the user's one replaces a profile's
-/// (all of them: a profile's --recent without its --window means nothing).
-const BUDGET: &[&str] = &[
-    "max",
-    "total",
-    "tokens",
-    "chars",
-    "window",
-    "recent",
-    "window_ceiling",
-];
 
 /// `--profile`: which profile, as a value, so that nothing after the
 /// parse compares names with `auto` or `none`.
@@ -140,36 +107,27 @@ impl Profile {
         let mut options = Vec::new();
         let mut words = self.args.iter();
         while let Some(word) = words.next() {
-            let (arg, inline_value) = match word.strip_prefix("--") {
+            let (flag, inline_value) = match word.strip_prefix("--") {
                 Some(long) => {
                     let (name, value) = long
                         .split_once('=')
                         .map_or((long, None), |(n, v)| (n, Some(v)));
-                    let arg = command
-                        .get_arguments()
-                        .find(|arg| arg.get_long() == Some(name));
-                    (arg, value.is_some())
+                    (registry::by_long(name), value.is_some())
                 }
                 None => {
                     let short = word
                         .strip_prefix('-')
                         .and_then(|flags| flags.chars().next());
-                    let arg = short.and_then(|short| {
-                        command
-                            .get_arguments()
-                            .find(|arg| arg.get_short() == Some(short))
-                    });
-                    (arg, word.len() > 2)
+                    (short.and_then(registry::by_short), word.len() > 2)
                 }
             };
-            let Some(arg) = arg else {
+            let Some(flag) = flag else {
                 return Err(format!(
                     "{}: '{word}' is not an option: a profile's args are options and their values",
                     self.described()
                 ));
             };
-            let id = arg.get_id().as_str();
-            if NOT_IN_PROFILES.contains(&id) {
+            if !flag.in_profiles {
                 return Err(format!(
                     "{}: {word} cannot be set by a profile: a profile says how output is cleaned, \
                      kept and capped, not what runs or where output goes",
@@ -177,14 +135,12 @@ impl Profile {
                 ));
             }
             let mut option_words = vec![word.clone()];
-            if arg.get_action().takes_values() && !inline_value {
+            if flag.takes != Takes::Nothing && !inline_value {
                 option_words.extend(words.next().cloned());
             }
             options.push(ProfileOption {
-                id: id.to_string(),
+                flag,
                 words: option_words,
-                adds_up: matches!(arg.get_action(), ArgAction::Append),
-                wrap_only: arg.get_help_heading() == Some(super::args::WRAP_MODE),
             });
         }
         Ok(options)
@@ -193,12 +149,8 @@ impl Profile {
 
 /// One of a profile's options, with its values.
 struct ProfileOption {
-    id: String,
+    flag: &'static Flag,
     words: Vec<String>,
-    /// Repeatable (`--keep`): the user's and the profile's add up.
-    adds_up: bool,
-    /// Means something in wrap mode only: left out in filter mode.
-    wrap_only: bool,
 }
 
 /// Every profile, in the order `auto` tries them: the user's (in file
@@ -483,16 +435,19 @@ pub(super) fn apply(
     let command = super::args::command();
     let with = |profile: &Profile, wrap: bool| -> Result<Config, String> {
         let options = profile.options(&command)?;
-        let given = |id: &str| user.value_source(id) == Some(ValueSource::CommandLine);
+        let given = |flag: &Flag| user.value_source(flag.id) == Some(ValueSource::CommandLine);
         let kept: Vec<&ProfileOption> = options
             .iter()
             .filter(|option| {
-                let overridden = if BUDGET.contains(&option.id.as_str()) {
-                    BUDGET.iter().any(|id| given(id))
-                } else {
-                    given(&option.id) && !option.adds_up
+                let flag = option.flag;
+                // A repeatable option (`--keep`) adds up with the user's.
+                let overridden = match (flag.group, flag.takes) {
+                    (Group::Budget, _) => registry::of_group(Group::Budget).any(given),
+                    (_, Takes::Repeated(_)) => false,
+                    _ => given(flag),
                 };
-                !overridden && (wrap || !option.wrap_only)
+                // Wrap mode's options mean nothing in filter mode.
+                !overridden && (wrap || flag.group != Group::Wrap)
             })
             .collect();
         let in_profile = |err: String| format!("with {}: {err}", profile.described());
