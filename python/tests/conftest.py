@@ -33,13 +33,17 @@ HERMETIC = {
 }
 for _directory in HERMETIC.values():
     os.mkdir(_directory)
+# The whole session runs with them; a test that sets its own (a
+# profiles.toml of its own, with monkeypatch) sets it for the reference
+# command too, since environment() copies this process's environment.
+os.environ.update(HERMETIC)
 
 
 def environment(**changes):
-    """This process's environment without the user's TOOLCAP_* settings,
-    with the session's own HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME."""
+    """This process's environment without the user's TOOLCAP_* settings:
+    the session's own HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME, or what the
+    test set in their place."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("TOOLCAP_")}
-    env.update(HERMETIC)
     env.update(changes)
     return env
 
