@@ -703,7 +703,9 @@ impl Capper {
 
 /// Runs a command and caps what it prints.
 #[pyfunction]
-#[pyo3(signature = (cmd, *, cwd=None, env=None, extra_env=None, input=None, cancel=None, **options))]
+#[pyo3(signature = (
+    cmd, *, cwd=None, env=None, extra_env=None, input=None, cancel=None, **options
+))]
 #[allow(clippy::too_many_arguments)] // Python's keywords, one each.
 fn run(
     py: Python<'_>,

@@ -170,8 +170,8 @@ struct Args {
                      --max becomes SIZE less the room the header, one marker and a status line \
                      can take. A SIZE smaller than that room is a usage error naming the least \
                      SIZE that works. Not with --max, --tokens, --chars, --format, --header, \
-                     --marker, --style codex or verifiers, --stderr separate or --json.\n\nExample: --total \
-                     10k fits mini-swe-agent's 10,000-character cut"
+                     --marker, --style codex or verifiers, --stderr separate or --json.\n\n\
+                     Example: --total 10k fits mini-swe-agent's 10,000-character cut"
     )]
     total: Option<u64>,
 
@@ -427,11 +427,23 @@ struct Args {
     prune: bool,
 
     /// Keep at most N outputs in the store [default: 200]
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = STORE)]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_count,
+        allow_negative_numbers = true,
+        help_heading = STORE,
+    )]
     retain: Option<u64>,
 
     /// Keep at most SIZE of outputs in the store [default: 1Gi]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_negative_numbers = true, help_heading = STORE)]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = parse_size,
+        allow_negative_numbers = true,
+        help_heading = STORE,
+    )]
     retain_size: Option<u64>,
 
     /// Output format: toolcap, codex or verifiers (as those harnesses truncate)
@@ -577,7 +589,8 @@ struct Args {
     )]
     utf8: bool,
 
-    /// All of the above that agents want: --strip-ansi --collapse-cr --squeeze --fold --binary summary --utf8
+    /// All of the above that agents want: --strip-ansi --collapse-cr --squeeze --fold --binary
+    /// summary --utf8
     #[arg(
         long,
         help_heading = CLEANING,
@@ -621,7 +634,13 @@ struct Args {
     keep_errors: bool,
 
     /// Lines kept before and after each kept match [default: 0]
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = KEEPING)]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_count,
+        allow_negative_numbers = true,
+        help_heading = KEEPING,
+    )]
     keep_context: Option<u64>,
 
     /// Share of the budget for kept lines and their markers [default: a quarter]
@@ -766,14 +785,14 @@ struct Args {
         group = "hook_command",
         long_help = "Be AGENT's hook (claude-code: a PreToolUse hook for the Bash tool): read the \
                      event's JSON on stdin and print the JSON whose updatedInput runs the same \
-                     command through toolcap -c, with the options of TOOLCAP_HOOK_OPTIONS, else \
-                     of the [hook] table of profiles.toml (args = [...]), else --max 16k --clean \
-                     --keep-errors --profile auto --store --plain-env --redact. Prints nothing (the call \
-                     runs as it was) for another tool, a background call, and a command that \
-                     changes the shell (cd, export, source, alias, set, exec, an assignment, \
-                     ...), already runs toolcap, starts a background job, uses bash-only syntax \
-                     or cannot be read with certainty. Never blocks the agent: bad input is one \
-                     line on stderr, and exit status 0."
+                     command through toolcap -c, with the options of TOOLCAP_HOOK_OPTIONS, else of \
+                     the [hook] table of profiles.toml (args = [...]), else --max 16k --clean \
+                     --keep-errors --profile auto --store --plain-env --redact. Prints nothing \
+                     (the call runs as it was) for another tool, a background call, and a command \
+                     that changes the shell (cd, export, source, alias, set, exec, an assignment, \
+                     ...), already runs toolcap, starts a background job, uses bash-only syntax or \
+                     cannot be read with certainty. Never blocks the agent: bad input is one line \
+                     on stderr, and exit status 0."
     )]
     hook: Option<AgentArg>,
 
@@ -806,7 +825,13 @@ struct Args {
     uninstall_hook: Option<AgentArg>,
 
     /// With --install-hook/--uninstall-hook: the settings file [default: ~/.claude/settings.json]
-    #[arg(long, value_name = "FILE", value_parser = non_empty_path(), help_heading = HOOK, conflicts_with = "project")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        value_parser = non_empty_path(),
+        help_heading = HOOK,
+        conflicts_with = "project",
+    )]
     settings: Option<PathBuf>,
 
     /// With --install-hook/--uninstall-hook: the project's .claude/settings.json
@@ -1959,7 +1984,8 @@ mod tests {
             clap_complete::Shell::Bash => (
                 "--profile)\n                    COMPREPLY=($(compgen -f \"${cur}\"))".to_string(),
                 format!(
-                    "--profile)\n                    COMPREPLY=($(compgen -W \"$({names})\" -- \"${{cur}}\"))"
+                    "--profile)\n                    \
+                     COMPREPLY=($(compgen -W \"$({names})\" -- \"${{cur}}\"))"
                 ),
             ),
             clap_complete::Shell::Zsh => (
@@ -2013,7 +2039,8 @@ mod tests {
         assert!(
             stale.is_empty(),
             "generated files differ from the clap definition: {stale:?}\n\
-             regenerate them with: TOOLCAP_UPDATE_GENERATED=1 cargo test generated_files_are_current"
+             regenerate them with: \
+             TOOLCAP_UPDATE_GENERATED=1 cargo test generated_files_are_current"
         );
     }
 }

@@ -70,7 +70,10 @@ pub(super) const BUILT_INS: &[BuiltIn] = &[
         args: &[
             "--clean",
             "--fold-pattern",
-            r"^ +(Compiling|Checking|Downloaded|Downloading|Fresh|Documenting|Locking|Adding|Updating) ",
+            concat!(
+                r"^ +(Compiling|Checking|Downloaded|Downloading|Fresh|Documenting|Locking|",
+                r"Adding|Updating) ",
+            ),
             "--fold-pattern",
             r"^test \S+ \.\.\. (ok|ignored)",
             "--keep-error",

@@ -288,7 +288,8 @@ mod tests {
 
     #[test]
     fn profiles_in_file_order() {
-        let text = "# mine\n[profiles.zeta]\nargs = [\"--fold\"]\n\n[profiles.alpha]\nmatch = [\"a b\"]\n\
+        let text = "# mine\n[profiles.zeta]\nargs = [\"--fold\"]\n\n\
+                    [profiles.alpha]\nmatch = [\"a b\"]\n\
                     detect = ['^x']\nargs = []\n";
         let profiles = parse(text).unwrap();
         assert_eq!(
@@ -328,7 +329,8 @@ mod tests {
             ),
             (
                 "[profiles.x]\nargs = []\nargz = []\n",
-                "/p.toml:3: key 'profiles.x.argz': unknown key: a profile has match, detect and args",
+                "/p.toml:3: key 'profiles.x.argz': unknown key: \
+                 a profile has match, detect and args",
             ),
             (
                 "\n[profiles.x]\nargs = [\"--fold\", 3]\n",
@@ -353,7 +355,8 @@ mod tests {
             ),
             (
                 "[profiles.x]\nfoo = true\n",
-                "/p.toml:2: key 'profiles.x.foo': unknown key: a profile has match, detect and args",
+                "/p.toml:2: key 'profiles.x.foo': unknown key: \
+                 a profile has match, detect and args",
             ),
             (
                 "[profiles]\nx = 1\n",
@@ -361,8 +364,8 @@ mod tests {
             ),
             (
                 "[profiles.auto]\nargs = []\n",
-                "/p.toml:1: key 'profiles.auto': 'auto' and 'none' are not names: --profile auto picks \
-                 a profile, none uses none",
+                "/p.toml:1: key 'profiles.auto': 'auto' and 'none' are not names: \
+                 --profile auto picks a profile, none uses none",
             ),
         ] {
             assert_eq!(error(text), expected, "{text:?}");
