@@ -39,7 +39,7 @@ fuzz_target!(|case: Case| {
     };
     let options = spec_options::options(&spec);
     let report = common::stream(&options, &case.input, &case.chunks);
-    let output = common::rendered(&report, &options);
+    let output = common::rendered(&report);
     common::assert_same(
         &output,
         &model::expected_output(&case.input, &spec),

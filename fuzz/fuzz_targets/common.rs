@@ -24,10 +24,10 @@ pub fn stream(options: &Options, input: &[u8], chunks: &[u8]) -> StreamReport {
     capper.finish()
 }
 
-/// What toolcap prints for `report`.
-pub fn rendered(report: &StreamReport, options: &Options) -> Vec<u8> {
+/// What toolcap prints for `report`, in the style it was capped with.
+pub fn rendered(report: &StreamReport) -> Vec<u8> {
     let mut out = Vec::new();
-    toolcap::render(report, options, &mut out).expect("write to a Vec");
+    toolcap::render(report, &mut out).expect("write to a Vec");
     out
 }
 

@@ -41,6 +41,6 @@ fuzz_target!(|data: &[u8]| {
         capper.push(&data.repeat(4));
         capper.push(b"\nline\n".repeat(20).as_slice());
         let mut out = Vec::new();
-        toolcap::render(&capper.finish(), &options, &mut out).expect("write to a Vec");
+        toolcap::render(&capper.finish(), &mut out).expect("write to a Vec");
     }
 });
