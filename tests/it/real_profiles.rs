@@ -164,7 +164,10 @@ fn a_pytest_run_keeps_every_failure_and_folds_the_passes() {
             .unwrap();
         String::from_utf8(output.stdout).unwrap()
     };
-    let unfolded = cleaned("10M", &["--strip-ansi", "--collapse-cr", "--squeeze", "--utf8"]);
+    let unfolded = cleaned(
+        "10M",
+        &["--strip-ansi", "--collapse-cr", "--squeeze", "--utf8"],
+    );
     assert!(unfolded.lines().count() > 2_000);
     assert!(unfolded.len() > 50_000);
     let folded = cleaned("50k", &["--profile", "pytest"]);
