@@ -49,6 +49,34 @@ enum Piece {
     Merged(Vec<u8>, u64),
 }
 
+impl Held {
+    /// Emits what was held, as it arrived.
+    fn replay(self, out: &mut dyn Emit) {
+        for piece in self.pieces {
+            match piece {
+                Piece::Bytes(bytes) => out.bytes(&bytes),
+                Piece::Merged(line, lines) => out.merged_line(&line, lines),
+            }
+        }
+    }
+}
+
+/// The condensers, emitting into `out`, as one place to emit into.
+struct Condensing<'a> {
+    condensers: &'a mut Pipeline,
+    out: &'a mut dyn Emit,
+}
+
+impl Emit for Condensing<'_> {
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.condensers.push(bytes, self.out);
+    }
+
+    fn merged_line(&mut self, line: &[u8], lines: u64) {
+        self.condensers.push_merged(line, lines, self.out);
+    }
+}
+
 impl Condense {
     pub(crate) fn new(condensers: Pipeline, fit: Fit) -> Condense {
         Condense {
@@ -71,11 +99,11 @@ impl Condense {
 
     /// Gives up waiting: what was held goes through the condensers.
     fn condense_held(&mut self, out: &mut dyn Emit) {
-        for piece in self.held.take().map(|held| held.pieces).unwrap_or_default() {
-            match piece {
-                Piece::Bytes(bytes) => self.condensers.push(&bytes, out),
-                Piece::Merged(line, lines) => self.condensers.push_merged(&line, lines, out),
-            }
+        if let Some(held) = self.held.take() {
+            held.replay(&mut Condensing {
+                condensers: &mut self.condensers,
+                out,
+            });
         }
     }
 
@@ -129,11 +157,8 @@ impl Transform for Condense {
 
     fn finish(&mut self, ending: &Ending, out: &mut dyn Emit) {
         if self.held_fits() {
-            for piece in self.held.take().map(|held| held.pieces).unwrap_or_default() {
-                match piece {
-                    Piece::Bytes(bytes) => out.bytes(&bytes),
-                    Piece::Merged(line, lines) => out.merged_line(&line, lines),
-                }
+            if let Some(held) = self.held.take() {
+                held.replay(out);
             }
             return;
         }
