@@ -33,6 +33,12 @@ HERMETIC = {
 }
 for _directory in HERMETIC.values():
     os.mkdir(_directory)
+# The tools the tests run (cargo, through rustup) find their toolchain
+# from HOME unless told where it is: they keep the one this session
+# started with, which holds nothing of toolcap's.
+for _tool_home, _default in (("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")):
+    if _tool_home not in os.environ and "HOME" in os.environ:
+        os.environ[_tool_home] = os.path.join(os.environ["HOME"], _default)
 # The whole session runs with them; a test that sets its own (a
 # profiles.toml of its own, with monkeypatch) sets it for the reference
 # command too, since environment() copies this process's environment.
