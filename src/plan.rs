@@ -326,12 +326,12 @@ impl Options {
                     ("--header", header.is_some()),
                     ("--marker", marker.is_some()),
                 ];
-                if let Some((name, _)) = given.iter().find(|(_, given)| *given) {
-                    return Err(usage(format!(
+                refuse_given(&given, |name| {
+                    format!(
                         "--style codex sets its own cuts and wording: it cannot be combined \
                          with {name}"
-                    )));
-                }
+                    )
+                })?;
                 // A window's budget is in tokens too.
                 Some(
                     match self.tokens.or(self.window.and_then(|window| window.tokens)) {
@@ -367,12 +367,12 @@ impl Options {
                     ("--no-header", !self.header),
                     ("--marker", marker.is_some()),
                 ];
-                if let Some((name, _)) = given.iter().find(|(_, given)| *given) {
-                    return Err(usage(format!(
+                refuse_given(&given, |name| {
+                    format!(
                         "--style verifiers sets its own budget, cuts and wording: it cannot be \
                          combined with {name}"
-                    )));
-                }
+                    )
+                })?;
                 // floor(M/2); a separate stderr's own is set by `plan_with`.
                 Some(VerifiersCut {
                     keep: self.budget()?.head,
@@ -779,6 +779,14 @@ impl SetBy {
             SetBy::StderrMax => "--stderr-max",
             SetBy::Environment => "TOOLCAP_MAX",
         }
+    }
+}
+
+/// The first option of `given` that is set, refused as `refusal` words it.
+fn refuse_given(given: &[(&str, bool)], refusal: impl Fn(&str) -> String) -> Result<(), Error> {
+    match given.iter().find(|(_, set)| *set) {
+        Some((name, _)) => Err(usage(refusal(name))),
+        None => Ok(()),
     }
 }
 

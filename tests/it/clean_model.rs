@@ -1780,30 +1780,26 @@ pub mod tests {
         // stream of 30 bytes is cut as it is: h = 10 after "same\n" of
         // line 2, t = 25 before "tail\n", the gap lines 3-5.
         let input = b"head\nsame\nsame\nsame\nsame\ntail\n";
-        let spec = CleanSpec {
-            squeeze: true,
-            ..CleanSpec::new(with_spill(Spec::new(10, 5), "/tmp/s"))
-        };
-        let expected = b"Warning: truncated output (original token count: 8)\n\
-              Total output lines: 6\n\n\
-              head\nsame\n\
-              [... 15 bytes truncated (lines 3-5); full output in /tmp/s ...]\n\
-              tail\n";
-        same(&expected_output(input, &spec), expected);
-        crate::program::prints(input, &spec, expected);
         // H = 7: h stays at 7 (back to 5 would lose 2 > floor(7/4)), inside
         // "same" of line 2: the gap is lines 2-5, 18 bytes.
-        let spec = CleanSpec {
-            squeeze: true,
-            ..CleanSpec::new(with_spill(Spec::new(7, 5), "/tmp/s"))
-        };
-        let expected = b"Warning: truncated output (original token count: 8)\n\
-              Total output lines: 6\n\n\
-              head\nsa\n\
-              [... 18 bytes truncated (lines 2-5); full output in /tmp/s ...]\n\
-              tail\n";
-        same(&expected_output(input, &spec), expected);
-        crate::program::prints(input, &spec, expected);
+        for (head, shown, gap) in [
+            (10, "same", "15 bytes truncated (lines 3-5)"),
+            (7, "sa", "18 bytes truncated (lines 2-5)"),
+        ] {
+            let spec = CleanSpec {
+                squeeze: true,
+                ..CleanSpec::new(with_spill(Spec::new(head, 5), "/tmp/s"))
+            };
+            let expected = format!(
+                "Warning: truncated output (original token count: 8)\n\
+                 Total output lines: 6\n\n\
+                 head\n{shown}\n\
+                 [... {gap}; full output in /tmp/s ...]\n\
+                 tail\n"
+            );
+            same(&expected_output(input, &spec), expected.as_bytes());
+            crate::program::prints(input, &spec, expected.as_bytes());
+        }
     }
 
     #[test]
