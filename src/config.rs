@@ -1,5 +1,5 @@
 //! The plain, validated configuration of a command-line run, as
-//! [`run`](crate::run()) takes it. Nothing here parses arguments; the
+//! [`run`](crate::run) takes it. Nothing here parses arguments; the
 //! binary's `cli.rs` does, and builds these values.
 
 use std::ffi::OsString;
@@ -130,7 +130,7 @@ pub enum StoreCommand {
     /// `--show ID [--lines A:B] [--grep PATTERN [--context N]]`: an
     /// output, byte for byte, or its lines A to B; or, when `capped` or
     /// with `grep`, that view capped by [`Config::options`] (see
-    /// [`show_view`](crate::show_view)).
+    /// [`show`](crate::store::show)).
     Show {
         /// Any unique prefix of the id.
         id: String,
@@ -176,7 +176,7 @@ impl Grep {
 #[non_exhaustive]
 pub struct WrapConfig {
     /// The program and its arguments (for `-c`, the shell, `-c`, STRING).
-    /// Must not be empty: [`run`](crate::run()) refuses an empty one.
+    /// Must not be empty: [`run::command`](crate::run::command) refuses an empty one.
     pub argv: Vec<OsString>,
     /// Whether stderr shares stdout's pipe.
     pub stderr: StderrMode,

@@ -24,16 +24,16 @@
 //!
 //! For a stream, push chunks into a [`Capper`] as they arrive, then
 //! [`finish`](Capper::finish) it into a [`StreamReport`] (the kept head and
-//! tail, the totals and the cut) and [`render()`] that. [`run()`] does what
-//! the command line does, filter and wrap mode included, and returns the
-//! [`Report`] of the run.
+//! tail, the totals and the cut) and [`render()`] that.
 //!
-//! A program that embeds toolcap (an agent harness, the Python package)
-//! runs commands with [`run_command`] instead: the same wrap mode, capped
-//! in memory, without [`run()`]'s process-wide effects (signal handlers,
-//! the subreaper flag, the terminal). [`render_run`] turns its report, or
-//! that of a [`Capper::for_run`], into what the command line would print:
-//! the text and the `--json` report.
+//! Two modules do more:
+//!
+//! - [`run`] runs a command capped, as wrap mode does, in memory and
+//!   without process-wide effects ([`run::command`]), renders its report
+//!   as the command line would ([`run::render`]), or does all the binary
+//!   does ([`run::as_toolcap`]);
+//! - [`store`] reads the spill store: its listing, one output's summary,
+//!   and the capped view `--show` prints.
 //!
 //! The data flows one way, and the modules follow it: `source` (stdin,
 //! files, a child's pipes) -> `spill` (the raw copy) -> `transform`
@@ -80,7 +80,7 @@ mod options;
 mod plan;
 mod render;
 mod report;
-mod run;
+pub mod run;
 mod sink;
 mod size;
 mod source;
@@ -90,8 +90,6 @@ mod sys;
 mod transform;
 mod vocab;
 
-pub use config::{Config, Grep, Mode, StderrMode, StoreCommand, WrapConfig};
-pub use config::{InputProfile, PROFILE_SNIFF_BYTES, ProfileChoice};
 pub use cut::CutMode;
 pub use error::{Error, Problem, SpillFailure};
 pub use format::Format;
@@ -99,28 +97,42 @@ pub use line_match::KEEP_ERRORS;
 pub use measure::Tokenizer;
 pub use options::{Binary, Options, Style};
 pub use render::{Rendered, render};
-pub use report::{ChildExit, ChildReport, Cut, KeptLines, Report, SpillReport, StreamReport};
-pub use report::{CsvReport, DiffReport, FormatReport, JsonReport};
-pub use run::{StoredView, run, run_command, show_view, store_list, store_summary};
+pub use report::{CsvReport, Cut, DiffReport, FormatReport, JsonReport, KeptLines};
+pub use report::{SpillReport, StreamReport};
 pub use size::SizeOrPercent;
-pub use source::Input;
-pub use spill::{SpillTarget, StoreTarget};
 
-// What only the command line and the Python package need: its value
-// parsers and the defaults its help text states. Public so that the
-// Python crate (another crate) reaches them; not part of the library's API.
-#[doc(hidden)]
-pub use config::{DEFAULT_DRAIN, DEFAULT_KILL_AFTER};
-#[doc(hidden)]
-pub use format::DEFAULT_JSON_LIMIT;
-#[doc(hidden)]
-pub use plan::{
-    DEFAULT_COUNT_LIMIT, DEFAULT_MAX, DEFAULT_RECENT, DEFAULT_WINDOW_CEILING, WINDOW_FLOOR,
-};
-#[doc(hidden)]
-pub use size::{parse_count, parse_duration, parse_size, parse_size_or_percent};
-#[doc(hidden)]
-pub use spill::{DEFAULT_RETAIN, DEFAULT_RETAIN_BYTES};
+pub mod store {
+    //! The spill store: the private directory where toolcap keeps the full
+    //! output of a run whose output it changed, and what reads it back.
+    //!
+    //! A run saves into the store when its [`Config`](crate::run::Config) has
+    //! `spill: Some(SpillTarget::Store(..))`, as `--store` does; [`list`]
+    //! and [`summary`] describe what it holds, and [`show`] gives the capped
+    //! view of one output that `--show ID --max SIZE` prints.
+    //!
+    //! ```
+    //! use toolcap::run::{Config, Mode, WrapConfig};
+    //! use toolcap::store::{SpillTarget, StoreTarget};
+    //!
+    //! let dir = std::env::temp_dir().join(format!("toolcap-doc-{}", std::process::id()));
+    //! let mut wrap = WrapConfig::new(vec!["seq".into(), "1000".into()]);
+    //! wrap.inherit_stdin = false;
+    //! let mut config = Config::new(Mode::Wrap(wrap));
+    //! config.options = toolcap::Options::new().max(40);
+    //! config.spill = Some(SpillTarget::Store(StoreTarget::new(&dir)));
+    //! toolcap::run::command(&config, || false)?;
+    //! let store = StoreTarget::new(&dir);
+    //! let listing = toolcap::store::list(&store, None, &toolcap::Options::new())?;
+    //! assert!(listing.contains("seq 1000"), "{listing}");
+    //! std::fs::remove_dir_all(&dir).ok();
+    //! # Ok::<(), toolcap::Error>(())
+    //! ```
+
+    pub use crate::config::{Grep, StoreCommand};
+    pub use crate::run::store::{list, show, summary};
+    pub use crate::run::view::StoredView;
+    pub use crate::spill::{SpillTarget, StoreTarget};
+}
 
 /// Caps a stream pushed in chunks, in memory bounded by the budget.
 ///
@@ -167,17 +179,17 @@ impl Capper {
 
     /// A capper for one stream as `config` caps it: with its options,
     /// its profile (with `--profile auto`, the one the stream's first
-    /// [`PROFILE_SNIFF_BYTES`] choose, as in filter mode) and its spill
+    /// [`PROFILE_SNIFF_BYTES`](run::PROFILE_SNIFF_BYTES) choose, as in filter mode) and its spill
     /// file or store (`config.mode` plays no part).
     /// [`finish_run`](Capper::finish_run) it, and
-    /// [`render_run`] the report as `config` says.
+    /// [`run::render`] the report as `config` says.
     ///
     /// # Errors
     ///
     /// As [`Capper::new`], also for the options of each profile the
     /// stream may choose; and [`Error::Usage`] when the spill file is
     /// this process's stdout or stderr.
-    pub fn for_run(config: &Config) -> Result<Capper, Error> {
+    pub fn for_run(config: &run::Config) -> Result<Capper, Error> {
         let mut plan = plan::Plan::compile(&config.options)?;
         plan.set_profile(config.profile.applied().map(str::to_string));
         let sniff = stream::Sniff::of(config)?;
@@ -186,7 +198,7 @@ impl Capper {
         }
         let spill = config.spill.as_ref().map(spill::Spill::create);
         let profile = match &config.profile {
-            ProfileChoice::Applied(name) => Some(name.clone()),
+            run::ProfileChoice::Applied(name) => Some(name.clone()),
             _ => None,
         };
         Ok(Capper {
@@ -200,17 +212,17 @@ impl Capper {
         self.finish_run().output
     }
 
-    /// Ends the stream into the [`Report`] of a run: its
+    /// Ends the stream into the [`Report`](run::Report) of a run: its
     /// [`StreamReport`], and the problems and warnings of its spill
     /// file, whose failures never stop the capping (the marker says
     /// the full output was not saved, and why).
-    pub fn finish_run(mut self) -> Report {
+    pub fn finish_run(mut self) -> run::Report {
         let chosen = self.stream.end_input().map(str::to_string);
         let mut problems = stream::Problems::default();
         let output = self
             .stream
             .finish(0, &stream::RunFacts::default(), &mut problems);
-        Report {
+        run::Report {
             output,
             stderr: None,
             child: None,
@@ -221,20 +233,6 @@ impl Capper {
             no_match: false,
         }
     }
-}
-
-/// Renders the [`Report`] of a run of `config` ([`run_command`] or
-/// [`Capper::finish_run`]) as the command line prints it, as text and as
-/// the `--json` report (whatever `config.json` says); each stream in the
-/// style it was capped for.
-///
-/// # Errors
-///
-/// [`Error::Usage`] when a stream's style does not render, which a report
-/// that toolcap made never has: its options were checked when it was
-/// capped.
-pub fn render_run(report: &Report, config: &Config) -> Result<Rendered, Error> {
-    render::render_run(report, config.status_line())
 }
 
 /// Caps `input` and returns the bytes toolcap would print for it.

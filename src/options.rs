@@ -47,7 +47,7 @@ pub enum Style {
 ///
 /// The names follow the command line's long options. Contradictions (a
 /// `--head` over `--max`, say) are reported when the options are used, by
-/// [`Capper::new`](crate::Capper::new) or [`run`](crate::run()).
+/// [`Capper::new`](crate::Capper::new) or [`run::command`](crate::run::command).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Options {

@@ -116,7 +116,7 @@ impl Plan {
 /// What a run's way of printing excludes, besides the options' own rules
 /// ([`Plan::compile`]): `--live` prints the head before the end decides
 /// codex's or verifiers' wording, a format's cuts or the JSON report.
-/// [`run`](crate::run()) checks it; a run in memory prints nothing live.
+/// [`run::as_toolcap`](crate::run::as_toolcap) checks it; a run in memory prints nothing live.
 pub(crate) fn check_output(config: &Config) -> Result<(), Error> {
     let options = &config.options;
     if config.live {

@@ -4,18 +4,23 @@
 //! error message states the accepted form (or the limit a value broke) and
 //! does not repeat the value: callers say which value, for which option,
 //! once (`invalid value '1.5k' for '--max <SIZE>': expected digits ...`).
+//! The parsers serve the command line and its profiles (feature `cli`);
+//! the library itself takes typed values, and keeps only [`SizeOrPercent`].
 
 use std::time::Duration;
 
 /// The SIZE grammar, as quoted in error messages.
+#[cfg(feature = "cli")]
 const SIZE_GRAMMAR: &str = "digits with an optional suffix b, k, kb, m, mb, g, gb (powers of 1000) \
      or ki, kib, mi, mib, gi, gib (powers of 1024), e.g. 10k or 4Mi";
 
 /// The DURATION grammar, as quoted in error messages.
+#[cfg(feature = "cli")]
 const DURATION_GRAMMAR: &str =
     "digits with an optional unit ms, s, m or h (plain digits are seconds), e.g. 500ms or 30s";
 
 /// Parses a byte count such as `10k` (10,000) or `10Ki` (10,240).
+#[cfg(feature = "cli")]
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let invalid = || format!("expected {SIZE_GRAMMAR}");
     let (digits, suffix) = split_digits(text);
@@ -60,6 +65,7 @@ impl SizeOrPercent {
 }
 
 /// Parses SIZE or PCT (`20%`, from 0% to 100%).
+#[cfg(feature = "cli")]
 pub fn parse_size_or_percent(text: &str) -> Result<SizeOrPercent, String> {
     let Some(number) = text.strip_suffix('%') else {
         return parse_size(text).map(SizeOrPercent::Bytes).map_err(|err| {
@@ -78,6 +84,7 @@ pub fn parse_size_or_percent(text: &str) -> Result<SizeOrPercent, String> {
 }
 
 /// Parses a DURATION such as `500ms`, `30s`, `5m`, `1h` or `30` (seconds).
+#[cfg(feature = "cli")]
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let invalid = || format!("expected {DURATION_GRAMMAR}");
     let (digits, unit) = split_digits(text);
@@ -117,6 +124,7 @@ pub(crate) fn format_duration(duration: Duration) -> String {
 }
 
 /// Parses a COUNT: plain digits, such as `100` (for `--tokens`, `--lines`).
+#[cfg(feature = "cli")]
 pub fn parse_count(text: &str) -> Result<u64, String> {
     let (digits, rest) = split_digits(text);
     if digits.is_empty() || !rest.is_empty() {
@@ -127,6 +135,7 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("too large: at most {}", u64::MAX))
 }
 
+#[cfg(feature = "cli")]
 fn split_digits(text: &str) -> (&str, &str) {
     let end = text.bytes().take_while(u8::is_ascii_digit).count();
     text.split_at(end)

@@ -4,9 +4,8 @@
 //! out plainly.
 
 use libfuzzer_sys::fuzz_target;
-use toolcap::{
-    Capper, Options, SizeOrPercent, parse_count, parse_duration, parse_size, parse_size_or_percent,
-};
+use toolcap::cli::{parse_count, parse_duration, parse_size, parse_size_or_percent};
+use toolcap::{Capper, Options, SizeOrPercent};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -27,7 +27,8 @@ use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PySlice, PyString,
 };
 use toolcap::cli::{Function, Spelling, Value, spelled};
-use toolcap::{ChildExit, Config, Mode, Report, StoreTarget};
+use toolcap::run::{ChildExit, Config, Mode, Report};
+use toolcap::store::StoreTarget;
 
 /// The keyword arguments of a shape of their own, each standing for one of
 /// two options or for one negated; every other keyword is the long option
@@ -615,7 +616,7 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
 
 /// The result of capping one stream with `config`.
 fn cap_result(py: Python<'_>, report: &Report, config: &Config) -> PyResult<Py<CapResult>> {
-    let rendered = toolcap::render_run(report, config).map_err(error)?;
+    let rendered = toolcap::run::render(report, config).map_err(error)?;
     let fields = json_dict(py, &rendered.json)?;
     Py::new(py, CapResult::new(py, &rendered.output, fields))
 }
@@ -778,7 +779,7 @@ fn run(
     // the run looks at both every 50 ms.
     let interrupted = Mutex::new(None);
     let ran = py.detach(|| {
-        toolcap::run_command(&config, || {
+        toolcap::run::command(&config, || {
             Python::attach(|py| {
                 let asked = match py.check_signals() {
                     Ok(()) => cancel
@@ -803,7 +804,7 @@ fn run(
         return Err(err);
     }
     let report = ran.map_err(error)?;
-    let rendered = toolcap::render_run(&report, &config).map_err(error)?;
+    let rendered = toolcap::run::render(&report, &config).map_err(error)?;
     let fields = json_dict(py, &rendered.json)?;
     let stderr = match (&rendered.stderr, fields.get_item("stderr")?) {
         (Some(text), Some(stderr)) => Some(Py::new(
@@ -902,7 +903,7 @@ fn summary(
 ) -> PyResult<String> {
     let redact = redaction("summary", options)?;
     let target = StoreTarget::new(store_dir("summary", store)?);
-    py.detach(|| toolcap::store_summary(&target, id, &redact))
+    py.detach(|| toolcap::store::summary(&target, id, &redact))
         .map_err(error)
 }
 
@@ -938,7 +939,7 @@ fn show(
     }
     argv.push(spelled::SPILL_DIR.with_value(store_dir("show", store)?.as_os_str()));
     let config = parse(argv)?;
-    let view = py.detach(|| toolcap::show_view(&config)).map_err(error)?;
+    let view = py.detach(|| toolcap::store::show(&config)).map_err(error)?;
     let fields = json_dict(py, &view.rendered.json)?;
     Py::new(py, CapResult::new(py, &view.rendered.output, fields))
 }
@@ -971,7 +972,7 @@ fn list_outputs(
         }
     };
     let target = StoreTarget::new(store_dir("list_outputs", store)?);
-    py.detach(|| toolcap::store_list(&target, limit, &redact))
+    py.detach(|| toolcap::store::list(&target, limit, &redact))
         .map_err(error)
 }
 

@@ -13,11 +13,10 @@ use clap::{ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEn
 use super::profile;
 use super::registry::{self, Flag, Group};
 use crate::hook;
-use crate::{
-    Binary, Config, CutMode, Format, Grep, Input, Mode, Options, SizeOrPercent, SpillTarget,
-    StderrMode, StoreCommand, StoreTarget, Style, Tokenizer, WrapConfig, parse_count,
-    parse_duration, parse_size, parse_size_or_percent,
-};
+use crate::run::{Config, Input, Mode, StderrMode, WrapConfig};
+use crate::size::{parse_count, parse_duration, parse_size, parse_size_or_percent};
+use crate::store::{Grep, SpillTarget, StoreCommand, StoreTarget};
+use crate::{Binary, CutMode, Format, Options, SizeOrPercent, Style, Tokenizer};
 
 const DEFAULT_SHELL: &str = "/bin/sh";
 

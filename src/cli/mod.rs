@@ -8,6 +8,8 @@ mod profile;
 mod registry;
 
 pub use registry::{Function, Spelling, Value, keyword, spelled};
+// The grammars of the values the command line reads, for the fuzz targets.
+pub use crate::size::{parse_count, parse_duration, parse_size, parse_size_or_percent};
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
@@ -17,7 +19,8 @@ use std::path::{Path, PathBuf};
 
 use crate::hook;
 use crate::render::text::shell_quoted;
-use crate::{ChildReport, Error, Input, Mode, Problem, Report};
+use crate::run::{ChildReport, Input, Mode, Report};
+use crate::{Error, Problem};
 
 /// Usage errors, as clap and most tools use it.
 const EXIT_USAGE: u8 = 2;
@@ -60,7 +63,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         Mode::Wrap(_) => EXIT_TOOLCAP_FAILED_WRAPPED,
         _ => EXIT_FAILURE,
     };
-    let report = match crate::run(&config) {
+    let report = match crate::run::as_toolcap(&config) {
         Ok(report) => report,
         Err(err) => {
             print_error(&err);
@@ -144,14 +147,14 @@ fn on_path(name: &OsStr) -> bool {
     })
 }
 
-/// The [`Config`](crate::Config) the command line makes of `argv`
+/// The [`Config`](crate::run::Config) the command line makes of `argv`
 /// (`argv[0]` first), reading nothing from the environment but `HOME`,
 /// `XDG_CACHE_HOME` (where the default store is) and `XDG_CONFIG_HOME`
 /// (where profiles.toml is): for the Python package, which takes its
 /// options in the command line's words so that they mean the same and are
 /// refused with the same message. Help, version and `--profiles` are
 /// refused too.
-pub fn config(argv: impl IntoIterator<Item = OsString>) -> Result<crate::Config, String> {
+pub fn config(argv: impl IntoIterator<Item = OsString>) -> Result<crate::run::Config, String> {
     let env = |name: &str| match name {
         "HOME" | "XDG_CACHE_HOME" | "XDG_CONFIG_HOME" => std::env::var_os(name),
         _ => None,

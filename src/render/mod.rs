@@ -92,7 +92,7 @@ pub struct Rendered {
 /// Renders the [`Report`] of a run as the command line prints it, as text
 /// and as the `--json` report, each stream in the style it carries; wrap
 /// mode's status line after the output when `status_line`. The public
-/// entry is [`crate::render_run`], which reads `status_line` off a `Config`.
+/// entry is [`crate::run::render`], which reads `status_line` off a `Config`.
 pub(crate) fn render_run(report: &Report, status_line: bool) -> Result<Rendered, Error> {
     let layout = json::Layout::of(status_line, report)?;
     let trailer = layout.trailer(report);

@@ -1,30 +1,54 @@
-//! The command-line behaviours, each a driver that joins a source to one
-//! or two streams: filter mode (FILEs and stdin as one stream) and wrap
-//! mode (a command's pipes), the latter also without process-wide effects
-//! for programs that embed toolcap ([`run_command`]). Every check that can
-//! refuse a run happens here first, before anything is read, written or
-//! started.
+//! Running commands, and runs as the command line does them: for a
+//! program that embeds toolcap (an agent harness, the Python package).
+//!
+//! [`command`] runs a command in wrap mode and caps what it prints in
+//! memory, without process-wide effects; [`render`] turns its [`Report`]
+//! into what the command line would print, the text and the `--json`
+//! report. [`as_toolcap`] does everything the binary does, filter mode and
+//! the store commands included, printing to stdout, with the process-wide
+//! effects a command-line tool needs. A [`Config`] says what a run does;
+//! start from [`Config::new`].
+//!
+//! ```
+//! use toolcap::run::{Config, Mode, WrapConfig};
+//!
+//! let mut wrap = WrapConfig::new(vec!["/bin/sh".into(), "-c".into(), "seq 1000; exit 3".into()]);
+//! wrap.inherit_stdin = false;
+//! let mut config = Config::new(Mode::Wrap(wrap));
+//! config.options = toolcap::Options::new().max(40);
+//! let report = toolcap::run::command(&config, || false)?;
+//! assert_eq!(report.child.map(|child| child.status()), Some(3));
+//! let printed = toolcap::run::render(&report, &config)?;
+//! assert!(printed.output.ends_with(b"999\n1000\n[exit status: 3]\n"));
+//! # Ok::<(), toolcap::Error>(())
+//! ```
+//!
+//! Inside the crate this room holds the drivers, each joining a source to
+//! one or two streams: filter mode (FILEs and stdin as one stream), wrap
+//! mode (a command's pipes), the store commands and `--show`'s capped
+//! view. Every check that can refuse a run happens here first, before
+//! anything is read, written or started.
 
 mod filter;
-mod store;
-mod view;
+pub(crate) mod store;
+pub(crate) mod view;
 mod wrap;
 
 use std::io;
 
-use crate::config::{Config, Mode, StderrMode};
 use crate::error::{Error, Problem};
 use crate::plan::{self, Plan};
 use crate::render::json;
-use crate::report::Report;
 use crate::sink::{Background, Sink};
-use crate::source::Input;
 use crate::spill;
 use crate::stream::Sniff;
 use wrap::Effects;
 
-pub use store::{show_view, store_list, store_summary};
-pub use view::StoredView;
+pub use crate::config::{Config, InputProfile, Mode, PROFILE_SNIFF_BYTES, ProfileChoice};
+pub use crate::config::{StderrMode, WrapConfig};
+pub use crate::render::Rendered;
+pub use crate::report::{ChildExit, ChildReport, Report};
+pub use crate::source::Input;
 
 /// Runs toolcap as the command line does: reads the inputs or runs the
 /// command, writes the capped output to stdout (and a separate stderr to
@@ -49,7 +73,7 @@ pub use view::StoredView;
 /// [`Error::Usage`] when the options contradict each other or the spill
 /// file is also an input or an output (nothing was done);
 /// [`Error::Io`] when toolcap itself cannot go on.
-pub fn run(config: &Config) -> Result<Report, Error> {
+pub fn as_toolcap(config: &Config) -> Result<Report, Error> {
     plan::check_output(config)?;
     if let Mode::Store(command) = &config.mode {
         return store::run(config, command);
@@ -75,13 +99,13 @@ pub fn run(config: &Config) -> Result<Report, Error> {
 /// toolcap, such as an agent harness or the Python package. No signal
 /// handler is installed, toolcap does not become a subreaper, the terminal
 /// is not handed over, and nothing is printed: the capped output is in the
-/// returned [`Report`] ([`render_run`](crate::render_run) renders it as the
+/// returned [`Report`] ([`render`] renders it as the
 /// command line would). The command still runs in its own process group,
 /// so a timeout kills everything it started; its exit is watched through a
 /// pidfd (Linux) or by looking every few milliseconds. In a program that
 /// ignores SIGCHLD the kernel reaps the command itself: the run still ends
-/// when it does, with [`ChildExit::Unknown`](crate::ChildExit::Unknown)
-/// and a [`Problem::StatusLost`](crate::Problem::StatusLost).
+/// when it does, with [`ChildExit::Unknown`]
+/// and a [`Problem::StatusLost`].
 ///
 /// `cancel` is asked about every 50 ms: once it returns true, the group is
 /// killed with SIGKILL and the run ends as soon as the command is reaped,
@@ -94,19 +118,8 @@ pub fn run(config: &Config) -> Result<Report, Error> {
 /// terminal's foreground group: give it `input`, or leave `inherit_stdin`
 /// off for /dev/null.
 ///
-/// ```
-/// use toolcap::{Config, Mode, WrapConfig};
+/// See the [module's example](self).
 ///
-/// let mut wrap = WrapConfig::new(vec!["/bin/sh".into(), "-c".into(), "seq 1000; exit 3".into()]);
-/// wrap.inherit_stdin = false;
-/// let mut config = Config::new(Mode::Wrap(wrap));
-/// config.options = toolcap::Options::new().max(40);
-/// let report = toolcap::run_command(&config, || false)?;
-/// assert_eq!(report.child.map(|child| child.status()), Some(3));
-/// let printed = toolcap::render_run(&report, &config)?;
-/// assert!(printed.output.ends_with(b"999\n1000\n[exit status: 3]\n"));
-/// # Ok::<(), toolcap::Error>(())
-/// ```
 ///
 /// # Errors
 ///
@@ -115,13 +128,27 @@ pub fn run(config: &Config) -> Result<Report, Error> {
 /// [`Error::Io`] when the command's pipes cannot be made or its working
 /// directory is not one (a command that cannot be executed is reported as
 /// the command line reports it: exit 127 or 126, and a problem).
-pub fn run_command(config: &Config, mut cancel: impl FnMut() -> bool) -> Result<Report, Error> {
+pub fn command(config: &Config, mut cancel: impl FnMut() -> bool) -> Result<Report, Error> {
     if !matches!(config.mode, Mode::Wrap(_)) {
         return Err(Error::Usage(
-            "run_command runs a command: its Config must be in wrap mode".into(),
+            "toolcap::run::command runs a command: its Config must be in wrap mode".into(),
         ));
     }
     run_streams(config, Effects::Contained(&mut cancel))
+}
+
+/// Renders the [`Report`] of a run of `config` ([`command`] or
+/// [`Capper::finish_run`](crate::Capper::finish_run)) as the command line
+/// prints it, as text and as the `--json` report (whatever `config.json`
+/// says); each stream in the style it was capped for.
+///
+/// # Errors
+///
+/// [`Error::Usage`] when a stream's style does not render, which a report
+/// that toolcap made never has: its options were checked when it was
+/// capped.
+pub fn render(report: &Report, config: &Config) -> Result<Rendered, Error> {
+    crate::render::render_run(report, config.status_line())
 }
 
 /// Runs the streams: printing them as text, or nothing with `--json` or
@@ -207,7 +234,7 @@ mod tests {
             let mut config = Config::new(Mode::Filter(vec![Input::File("/nonexistent".into())]));
             config.options = Options::new().style(style);
             config.live = true;
-            match run(&config) {
+            match as_toolcap(&config) {
                 Err(Error::Usage(refused)) => assert_eq!(refused, message),
                 other => panic!("{style:?} with live: {other:?}"),
             }

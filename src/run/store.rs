@@ -39,7 +39,7 @@ fn existing(target: &StoreTarget) -> Result<(PathBuf, Option<Store>), Error> {
 /// in a skipped line must say why it is not there.
 pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Report, Error> {
     let mut report = Report::empty();
-    match run_command(config, command, &mut report.warnings) {
+    match run_store_command(config, command, &mut report.warnings) {
         Ok(no_match) => report.no_match = no_match,
         Err(err) if report.warnings.is_empty() || matches!(err, Error::Usage(_)) => {
             return Err(err);
@@ -63,7 +63,7 @@ pub(super) fn run(config: &Config, command: &StoreCommand) -> Result<Report, Err
 
 /// [`run`]: whether a `--grep` matched nothing; its warnings go to
 /// `warnings`.
-fn run_command(
+fn run_store_command(
     config: &Config,
     command: &StoreCommand,
     warnings: &mut Vec<Problem>,
@@ -96,7 +96,7 @@ fn run_command(
     let mut out = Sink::stdout();
     let mut no_match = false;
     let written = match command {
-        StoreCommand::List => list(
+        StoreCommand::List => write_list(
             &entries.outputs,
             None,
             config.options.redact_rules()?.as_ref(),
@@ -120,7 +120,7 @@ fn run_command(
                 no_match = view.matches == Some(0);
                 out.write_all(&view.rendered.output)
             } else {
-                show(
+                write_stored(
                     &store.path_of(entry),
                     *lines,
                     config.options.redact_rules()?,
@@ -132,7 +132,7 @@ fn run_command(
         StoreCommand::Summary { id } => {
             let entry = find(&store, &entries.outputs, id)?;
             let redact = config.options.redact_rules()?;
-            writeln!(out, "{}", summary(entry, &dir, redact.as_ref()))
+            writeln!(out, "{}", summary_line(entry, &dir, redact.as_ref()))
         }
         StoreCommand::Prune => Ok(()),
     };
@@ -212,7 +212,7 @@ fn find<'a>(store: &Store, outputs: &'a [Entry], prefix: &str) -> Result<&'a Ent
 
 /// One row per output, newest first (the newest `limit` only, if given):
 /// id, time, size, lines, command (with `redact`, redacted).
-fn list(
+fn write_list(
     outputs: &[Entry],
     limit: Option<usize>,
     redact: Option<&RedactRules>,
@@ -236,7 +236,7 @@ fn list(
 /// with `redact`, as `--redact` would have shown it (a PEM block is one
 /// line, shown when any of its lines is asked for). Stops early once
 /// stdout has failed (its reader went away).
-fn show<W: Write>(
+fn write_stored<W: Write>(
     path: &Path,
     lines: Option<(u64, u64)>,
     redact: Option<RedactRules>,
@@ -338,14 +338,14 @@ impl<W: Write> Emit for LinesFrom<'_, W> {
 /// writable by others), its manifest cannot be read, or it holds no output
 /// whose id starts with `id`, or more than one; [`Error::Usage`] for a
 /// `redact_pattern` that is not a regex.
-pub fn store_summary(store: &StoreTarget, id: &str, options: &Options) -> Result<String, Error> {
+pub fn summary(store: &StoreTarget, id: &str, options: &Options) -> Result<String, Error> {
     let redact = options.redact_rules()?;
     let (dir, opened) = existing(store)?;
     let Some(opened) = opened else {
         return Err(no_store(id, &dir));
     };
     let entries = entries_of(&opened)?;
-    Ok(summary(
+    Ok(summary_line(
         find(&opened, &entries.outputs, id)?,
         &dir,
         redact.as_ref(),
@@ -355,16 +355,12 @@ pub fn store_summary(store: &StoreTarget, id: &str, options: &Options) -> Result
 /// What `toolcap --list` prints: a line for each of the newest `limit`
 /// outputs of the store (all of them when `None`), newest first; nothing
 /// when there is no store. Of `options`, only `redact` and
-/// `redact_pattern` apply, as for [`store_summary`].
+/// `redact_pattern` apply, as for [`summary`].
 ///
 /// # Errors
 ///
-/// As [`store_summary`], but for the id.
-pub fn store_list(
-    store: &StoreTarget,
-    limit: Option<usize>,
-    options: &Options,
-) -> Result<String, Error> {
+/// As [`summary`], but for the id.
+pub fn list(store: &StoreTarget, limit: Option<usize>, options: &Options) -> Result<String, Error> {
     let redact = options.redact_rules()?;
     let (_, opened) = existing(store)?;
     let Some(opened) = opened else {
@@ -372,7 +368,7 @@ pub fn store_list(
     };
     let entries = entries_of(&opened)?;
     let mut text = Vec::new();
-    list(&entries.outputs, limit, redact.as_ref(), &mut text)
+    write_list(&entries.outputs, limit, redact.as_ref(), &mut text)
         .map_err(Error::io("cannot list the store"))?;
     // Every part of a row is UTF-8: ids, times, numbers, escaped commands.
     Ok(String::from_utf8_lossy(&text).into_owned())
@@ -387,16 +383,16 @@ pub fn store_list(
 ///
 /// # Errors
 ///
-/// As [`store_summary`]; [`Error::Usage`] for a `--grep` pattern that
+/// As [`summary`]; [`Error::Usage`] for a `--grep` pattern that
 /// is not a regex, or contradicting options; [`Error::Io`] when the
 /// stored output cannot be read.
-pub fn show_view(config: &Config) -> Result<StoredView, Error> {
+pub fn show(config: &Config) -> Result<StoredView, Error> {
     let Mode::Store(StoreCommand::Show {
         id, lines, grep, ..
     }) = &config.mode
     else {
         return Err(Error::Usage(
-            "show_view needs a --show ID configuration".into(),
+            "toolcap::store::show needs a --show ID configuration".into(),
         ));
     };
     let Some(SpillTarget::Store(target)) = &config.spill else {
@@ -423,7 +419,7 @@ pub fn show_view(config: &Config) -> Result<StoredView, Error> {
 /// full output: toolcap --show {id}]`, the exit and command in wrap mode
 /// (with `redact`, redacted before it is shortened: no part of a secret
 /// is left at the cut).
-pub(crate) fn summary(entry: &Entry, dir: &Path, redact: Option<&RedactRules>) -> String {
+pub(crate) fn summary_line(entry: &Entry, dir: &Path, redact: Option<&RedactRules>) -> String {
     let mut text = format!(
         "[output {}: {} bytes, {} lines",
         entry.id,
@@ -555,8 +551,8 @@ mod tests {
             stderr: false,
         };
         let dir = Path::new("/store");
-        assert!(summary(&entry, dir, None).contains("https://gh…"));
-        let redacted = summary(&entry, dir, Some(&rules));
+        assert!(summary_line(&entry, dir, None).contains("https://gh…"));
+        let redacted = summary_line(&entry, dir, Some(&rules));
         assert!(redacted.contains("https://[R…"), "{redacted}");
     }
 }

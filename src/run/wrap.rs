@@ -30,7 +30,7 @@ pub(super) enum Effects<'a> {
     /// The command line's: signals forwarded to the command's group,
     /// SIGCHLD watched, the child subreaper flag, the terminal handed over.
     ProcessWide,
-    /// None of those ([`run_command`](crate::run_command)); `cancel` is
+    /// None of those ([`command`](crate::run::command)); `cancel` is
     /// asked at short intervals whether to give up.
     Contained(Cancel<'a>),
 }

@@ -128,7 +128,7 @@ fn second_interrupt_kills_a_command_that_traps_both() {
     );
 }
 
-/// After `toolcap::run` returns, SIGTERM kills the embedding process as it
+/// After `toolcap::run::as_toolcap` returns, SIGTERM kills the embedding process as it
 /// did before the run: the handlers of the run do not outlive it. The test
 /// runs itself again as the embedding process (its own binary, this test
 /// only, with a marker variable).
@@ -137,10 +137,10 @@ fn signals_have_their_default_action_again_after_a_library_run() {
     const CHILD: &str = "EMBEDDED_LIBRARY_RUN";
     if std::env::var_os(CHILD).is_some() {
         for mode in [
-            toolcap::Mode::Filter(vec![toolcap::Input::Stdin]),
-            toolcap::Mode::Wrap(toolcap::WrapConfig::new(vec!["true".into()])),
+            toolcap::run::Mode::Filter(vec![toolcap::run::Input::Stdin]),
+            toolcap::run::Mode::Wrap(toolcap::run::WrapConfig::new(vec!["true".into()])),
         ] {
-            toolcap::run(&toolcap::Config::new(mode)).expect("run");
+            toolcap::run::as_toolcap(&toolcap::run::Config::new(mode)).expect("run");
         }
         let _ = crate::common::signals::kill(std::process::id() as i32, libc::SIGTERM);
         std::thread::sleep(Duration::from_secs(5));
@@ -189,12 +189,17 @@ fn as_embedder(test: &str, expected: &str, play: impl FnOnce() -> String) {
     );
 }
 
-fn wrap_config(script: &str, timeout: Option<Duration>, kill_after: Duration) -> toolcap::Config {
-    let mut wrap = toolcap::WrapConfig::new(vec!["/bin/sh".into(), "-c".into(), script.into()]);
+fn wrap_config(
+    script: &str,
+    timeout: Option<Duration>,
+    kill_after: Duration,
+) -> toolcap::run::Config {
+    let mut wrap =
+        toolcap::run::WrapConfig::new(vec!["/bin/sh".into(), "-c".into(), script.into()]);
     wrap.inherit_stdin = false;
     wrap.timeout = timeout;
     wrap.kill_after = kill_after;
-    toolcap::Config::new(toolcap::Mode::Wrap(wrap))
+    toolcap::run::Config::new(toolcap::run::Mode::Wrap(wrap))
 }
 
 /// A program that ignores SIGCHLD (daemons do, to leave no zombies) has its
@@ -215,10 +220,10 @@ fn a_library_run_ends_when_the_embedding_program_ignores_sigchld() {
                 Some(Duration::from_secs(50)),
                 Duration::from_secs(5),
             );
-            let report = toolcap::run_command(&config, || false).expect("run");
+            let report = toolcap::run::command(&config, || false).expect("run");
             let child = report.child.as_ref().expect("a command");
             let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
-            let rendered = toolcap::render_run(&report, &config).expect("render");
+            let rendered = toolcap::run::render(&report, &config).expect("render");
             format!(
                 "status {} exit {:?} problems {problems:?} output {:?}",
                 child.status(),
@@ -250,7 +255,7 @@ fn a_library_run_reaps_orphans_handed_to_a_subreaper() {
                 Duration::from_secs(40),
             );
             let started = std::time::Instant::now();
-            let report = toolcap::run_command(&config, || false).expect("run");
+            let report = toolcap::run::command(&config, || false).expect("run");
             let quickly = started.elapsed() < Duration::from_secs(20);
             let zombies = crate::common::signals::reap_ended_children();
             let status = report.child.as_ref().expect("a command").status();
@@ -277,7 +282,7 @@ fn a_library_run_gives_the_command_sigxfsz_back() {
                 dir.join("big").display()
             );
             let config = wrap_config(&script, None, Duration::from_secs(5));
-            let report = toolcap::run_command(&config, || false).expect("run");
+            let report = toolcap::run::command(&config, || false).expect("run");
             format!(
                 "status {}",
                 report.child.as_ref().expect("a command").status()

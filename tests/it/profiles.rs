@@ -616,7 +616,8 @@ fn the_librarys_capper_chooses_by_the_first_4_kib_as_filter_mode_does() {
     // The model: a stream is capped exactly as with the options of the
     // first profile one of whose patterns its first 4 KiB match, however
     // it is pushed, and the report names that profile.
-    use toolcap::{Capper, Config, InputProfile, Mode, Options, ProfileChoice};
+    use toolcap::run::{Config, InputProfile, Mode, ProfileChoice};
+    use toolcap::{Capper, Options};
     let lines = Options::new().max(40).lines(4);
     let small = Options::new().max(25);
     let mut config = Config::new(Mode::Filter(Vec::new()));
@@ -630,7 +631,7 @@ fn the_librarys_capper_chooses_by_the_first_4_kib_as_filter_mode_does() {
         ),
     ]);
     let filler = |n: usize| (0..n).map(|i| format!("line {i:05}\n")).collect::<String>();
-    let sniff = toolcap::PROFILE_SNIFF_BYTES;
+    let sniff = toolcap::run::PROFILE_SNIFF_BYTES;
     let cases: Vec<(String, Option<&str>, &Options)> = vec![
         (format!("LINES\n{}", filler(600)), Some("lines"), &lines),
         (
@@ -671,7 +672,7 @@ fn the_librarys_capper_chooses_by_the_first_4_kib_as_filter_mode_does() {
             }
             let report = capper.finish_run();
             assert_eq!(report.profile.as_deref(), profile, "split at {split}");
-            let rendered = toolcap::render_run(&report, &config).unwrap();
+            let rendered = toolcap::run::render(&report, &config).unwrap();
             assert_eq!(
                 String::from_utf8_lossy(&rendered.output),
                 String::from_utf8_lossy(&expected),

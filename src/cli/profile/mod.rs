@@ -26,7 +26,7 @@ use regex::RegexBuilder;
 
 use super::registry::{self, Flag, Group, Takes};
 
-use crate::{Config, InputProfile, Mode, ProfileChoice};
+use crate::run::{Config, InputProfile, Mode, ProfileChoice};
 
 /// `--profile`: which profile, as a value, so that nothing after the
 /// parse compares names with `auto` or `none`.
