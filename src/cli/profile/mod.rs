@@ -43,12 +43,12 @@ pub(super) enum Choice {
 impl Choice {
     /// The value of `--profile`: `auto`, `none` or a name (a profile of
     /// neither name may exist, so every word is a choice).
-    pub(super) fn parse(word: &str) -> Result<Choice, String> {
-        Ok(match word {
+    pub(super) fn parse(word: &str) -> Choice {
+        match word {
             "none" => Choice::None,
             "auto" => Choice::Auto,
             name => Choice::Named(name.to_string()),
-        })
+        }
     }
 }
 
