@@ -250,18 +250,7 @@ pub(crate) fn parse_from(
     }
     match choice {
         None => Ok(config),
-        Some(choice) => {
-            // The profile's options in front of the user's, parsed again.
-            let reparse = |argv: Vec<OsString>| {
-                let (_, draft) = parse_args(&argv).map_err(|stop| match stop {
-                    Stop::Usage(message) | Stop::Print(message) => message,
-                    Stop::Info(info) => one_line(&info),
-                    Stop::Hook(_) => "a profile's options cannot be a hook command".into(),
-                })?;
-                draft.into_config(&env)
-            };
-            profile::apply(&choice, config, &argv, &matches, &env, &reparse).map_err(Stop::Usage)
-        }
+        Some(choice) => profile::apply(&choice, config, &matches, &env).map_err(Stop::Usage),
     }
 }
 

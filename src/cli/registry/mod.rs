@@ -461,6 +461,15 @@ impl Flag {
         }
     }
 
+    /// How clap's messages name it: `--LONG <VALUE>`, or `--LONG` for a
+    /// switch.
+    pub(super) fn shown(&self) -> String {
+        match (self.takes, self.doc.value_name) {
+            (Takes::Nothing, _) | (_, None) => self.name(),
+            (_, Some(value)) => format!("{} <{value}>", self.name()),
+        }
+    }
+
     /// Whether `--show`'s capped view applies it: the capping options do,
     /// what only a capping run does (wrap mode, a spill file, retention, a
     /// JSON report, live output, a profile) does not.
