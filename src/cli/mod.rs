@@ -4,6 +4,7 @@
 //! is not part of the library's stable API.
 
 mod args;
+mod draft;
 mod profile;
 mod registry;
 

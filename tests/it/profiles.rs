@@ -488,6 +488,28 @@ fn a_contradiction_within_a_profile_names_it() {
         ));
 }
 
+/// Options clap refuses together are refused when the profile gives one
+/// and the command line the other, as when both are typed (the profile's
+/// named first, as its options come first).
+#[test]
+fn a_profile_option_clap_refuses_beside_yours_is_its_error() {
+    let config = TempDir::new("profile-clap-conflict");
+    let file = write_profiles(
+        config.path(),
+        "[profiles.cut]\nargs = [\"--total\", \"2k\"]\n",
+    );
+    toolcap_in(config.path())
+        .args(["--profile", "cut", "--json"])
+        .write_stdin("x\n")
+        .assert()
+        .code(2)
+        .stderr(format!(
+            "toolcap: with profile 'cut' ({}:1): the argument '--total <SIZE>' cannot be used \
+             with '--json'\n",
+            file.display()
+        ));
+}
+
 /// Your options win: a profile's option that contradicts one of yours is
 /// left out, and the rest of the profile applies.
 #[test]

@@ -20,11 +20,11 @@ mod program;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::parser::ValueSource;
 use clap::{ArgMatches, Command};
 use regex::RegexBuilder;
 
-use super::registry::{self, Flag, Group, Takes};
+use super::draft::Draft;
+use super::registry::{self, Flag, Group, Parsed, Takes};
 
 use crate::run::{Config, InputProfile, Mode, ProfileChoice};
 
@@ -43,12 +43,12 @@ pub(super) enum Choice {
 impl Choice {
     /// The value of `--profile`: `auto`, `none` or a name (a profile of
     /// neither name may exist, so every word is a choice).
-    pub(super) fn parse(word: &str) -> Result<Choice, String> {
-        Ok(match word {
+    pub(super) fn parse(word: &str) -> Choice {
+        match word {
             "none" => Choice::None,
             "auto" => Choice::Auto,
             name => Choice::Named(name.to_string()),
-        })
+        }
     }
 }
 
@@ -112,13 +112,12 @@ impl Profile {
                     let (name, value) = long
                         .split_once('=')
                         .map_or((long, None), |(n, v)| (n, Some(v)));
-                    (registry::by_long(name), value.is_some())
+                    (registry::by_long(name), value)
                 }
                 None => {
-                    let short = word
-                        .strip_prefix('-')
-                        .and_then(|flags| flags.chars().next());
-                    (short.and_then(registry::by_short), word.len() > 2)
+                    let mut short = word.strip_prefix('-').unwrap_or_default().chars();
+                    let flag = short.next().and_then(registry::by_short);
+                    (flag, Some(short.as_str()).filter(|value| !value.is_empty()))
                 }
             };
             let Some(flag) = flag else {
@@ -134,23 +133,34 @@ impl Profile {
                     self.described()
                 ));
             }
-            let mut option_words = vec![word.clone()];
-            if flag.takes != Takes::Nothing && !inline_value {
-                option_words.extend(words.next().cloned());
-            }
-            options.push(ProfileOption {
-                flag,
-                words: option_words,
-            });
+            let value = match (flag.takes, inline_value) {
+                (Takes::Nothing, _) => None,
+                (_, Some(value)) => Some(value.to_string()),
+                (_, None) => words.next().cloned(),
+            };
+            // clap has read the words above: a value that it would refuse is
+            // refused there, with clap's message.
+            let value = match value {
+                None => Parsed::Switch,
+                Some(value) => flag.parse_word(&value).map_err(|err| {
+                    format!(
+                        "{}: invalid value '{value}' for {}: {err}",
+                        self.described(),
+                        flag.name()
+                    )
+                })?,
+            };
+            options.push(ProfileOption { flag, value });
         }
         Ok(options)
     }
 }
 
-/// One of a profile's options, with its values.
+/// One of a profile's options, with its value (a switch:
+/// [`Parsed::Switch`]).
 struct ProfileOption {
     flag: &'static Flag,
-    words: Vec<String>,
+    value: Parsed,
 }
 
 /// Every profile, in the order `auto` tries them: the user's (in file
@@ -417,16 +427,15 @@ pub(super) fn names(env: &dyn Fn(&str) -> Option<OsString>) -> String {
     out
 }
 
-/// `config` (parsed from `argv`, whose matches are `user`) with the
-/// profile `choice` applied: its options in front of the user's, parsed
-/// again by `reparse`. `none`, and store commands, change nothing.
+/// `config` (made of the command line whose matches are `user`) with the
+/// profile `choice` applied: its options' updates before the user's, so
+/// that the user's replace them. `none`, and store commands, change
+/// nothing.
 pub(super) fn apply(
     choice: &Choice,
     config: Config,
-    argv: &[OsString],
     user: &ArgMatches,
     env: &dyn Fn(&str) -> Option<OsString>,
-    reparse: &dyn Fn(Vec<OsString>) -> Result<Config, String>,
 ) -> Result<Config, String> {
     if *choice == Choice::None || matches!(config.mode, Mode::Store(_)) {
         return Ok(config);
@@ -435,7 +444,7 @@ pub(super) fn apply(
     let command = super::args::command();
     let with = |profile: &Profile, wrap: bool| -> Result<Config, String> {
         let options = profile.options(&command)?;
-        let given = |flag: &Flag| user.value_source(flag.id) == Some(ValueSource::CommandLine);
+        let given = |flag: &Flag| flag.given(user);
         let kept: Vec<&ProfileOption> = options
             .iter()
             .filter(|option| {
@@ -451,35 +460,24 @@ pub(super) fn apply(
             })
             .collect();
         let in_profile = |err: String| format!("with {}: {err}", profile.described());
-        // The profile's options in front of the user's.
+        // The profile's options, then the user's.
         let merged = |chosen: &[&ProfileOption]| {
-            let mut merged = argv[..1.min(argv.len())].to_vec();
-            merged.extend(
-                chosen
-                    .iter()
-                    .flat_map(|option| option.words.iter().map(OsString::from)),
-            );
-            merged.extend(argv.iter().skip(1).cloned());
-            reparse(merged)
+            refuse_conflicts(chosen, user)?;
+            let mut draft = draft_of(chosen)?;
+            draft.apply_matches(user)?;
+            draft.into_config(env)
         };
         let mut config = merged(&kept).map_err(in_profile)?;
         if let Some(err) = contradiction(&config)
-            && config_without_profile_is_valid(argv, reparse)
+            && merged(&[]).is_ok_and(|config| contradiction(&config).is_none())
         {
             // A contradiction within the profile itself names it; one
             // between the profile and the user's options goes the user's
             // way: the profile's options that contradict theirs are left
             // out (`--format diff` under their `--keep` or `--live`).
-            let alone: Vec<OsString> = argv[..1.min(argv.len())]
-                .iter()
-                .cloned()
-                .chain(
-                    options
-                        .iter()
-                        .flat_map(|option| option.words.iter().map(OsString::from)),
-                )
-                .collect();
-            if reparse(alone).is_ok_and(|config| contradiction(&config).is_some()) {
+            let all: Vec<&ProfileOption> = options.iter().collect();
+            let alone = draft_of(&all).and_then(|draft| draft.into_config(env));
+            if alone.is_ok_and(|config| contradiction(&config).is_some()) {
                 return Err(in_profile(err));
             }
             let mut chosen = Vec::new();
@@ -523,11 +521,35 @@ pub(super) fn apply(
     }
 }
 
-fn config_without_profile_is_valid(
-    argv: &[OsString],
-    reparse: &dyn Fn(Vec<OsString>) -> Result<Config, String>,
-) -> bool {
-    reparse(argv.to_vec()).is_ok_and(|config| contradiction(&config).is_none())
+/// The draft that `options` of a profile fill, in order.
+fn draft_of(options: &[&ProfileOption]) -> Result<Draft, String> {
+    let mut draft = Draft::default();
+    for option in options {
+        option.flag.apply(option.value.clone(), &mut draft)?;
+    }
+    Ok(draft)
+}
+
+/// What clap refuses of two options given together, when one is the
+/// profile's and the other the user's: said as clap says it, the
+/// profile's first, as it comes first.
+fn refuse_conflicts(chosen: &[&ProfileOption], user: &ArgMatches) -> Result<(), String> {
+    for option in chosen {
+        let flag = option.flag;
+        let conflict = registry::FLAGS.iter().find(|other| {
+            other.given(user)
+                && (flag.parse.conflicts.contains(&other.id)
+                    || other.parse.conflicts.contains(&flag.id))
+        });
+        if let Some(other) = conflict {
+            return Err(format!(
+                "the argument '{}' cannot be used with '{}'",
+                flag.shown(),
+                other.shown()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Why `config`'s options cannot run together, if they cannot: the
