@@ -107,6 +107,11 @@ impl Emit for IntoCapper<'_> {
         self.capper.push_merged(line, lines);
         self.format_reads(line);
     }
+
+    fn own(&mut self, text: &[u8]) {
+        self.capper.push_own(text);
+        self.format_reads(text);
+    }
 }
 
 impl Stream {

@@ -4,7 +4,7 @@
 //! before the rest of the stream is known.
 
 use crate::cut;
-use crate::cut::Budget;
+use crate::cut::{Budget, Own};
 use memchr::memchr_iter;
 
 pub(crate) struct HeadBuffer {
@@ -42,8 +42,9 @@ impl HeadBuffer {
 
     /// Appends bytes (at most [`room`](HeadBuffer::room)), keeping the
     /// `--lines` limit and the settled length current: work in proportion
-    /// to the new bytes only. `total` is the stream's length so far.
-    pub(crate) fn grow(&mut self, added: &[u8], budget: &Budget, total: u64) {
+    /// to the new bytes only. `total` is the stream's length so far, and
+    /// `own` toolcap's own text in it.
+    pub(crate) fn grow(&mut self, added: &[u8], budget: &Budget, total: u64, own: &Own) {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(added);
         if let (Some(max), None) = (budget.lines, self.line_limit_end) {
@@ -56,14 +57,14 @@ impl HeadBuffer {
             }
         }
         self.settled = if self.bytes.len() == self.capacity {
-            cut::head_cut(&self.bytes, total, budget, self.line_limit_end) as usize
+            cut::head_cut(&self.bytes, total, budget, self.line_limit_end, own) as usize
         } else {
             // Never past the budget's units, nor the `--lines` limit.
             let in_budget = budget.measure.sure_prefix_end(&self.bytes, budget.head) as usize;
             let arrived = self
                 .line_limit_end
                 .map_or(in_budget, |end| (end as usize).min(in_budget));
-            cut::settled_head(budget, &self.bytes, self.settled, start, arrived)
+            cut::settled_head(budget, &self.bytes, self.settled, start, arrived, own)
         };
     }
 

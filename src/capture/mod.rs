@@ -13,7 +13,7 @@ mod origins;
 
 use memchr::{memchr_iter, memrchr};
 
-use crate::cut::{self, Boundaries, Budget, ESCAPE_LOOKBACK, Kept};
+use crate::cut::{self, Boundaries, Budget, ESCAPE_LOOKBACK, Kept, Own};
 use crate::measure::{CharCount, Measure, TokenCount, TokenTotal};
 use crate::vocab::{Counters, TailRing};
 use head::HeadBuffer;
@@ -28,6 +28,8 @@ pub(crate) struct Capper {
     counters: Counters,
     /// The raw lines behind merged lines (see [`Origins`]).
     origins: Origins,
+    /// Toolcap's own text in the stream, which no cut splits.
+    own: Own,
     /// Characters so far, when the budget counts them or the output names
     /// them.
     chars: Option<CharCount>,
@@ -181,7 +183,12 @@ impl Held {
     }
 
     /// What the cut rules look at.
-    fn kept(&self, counters: &Counters, line_limit_end: Option<u64>) -> Kept<'_> {
+    fn kept<'a>(
+        &'a self,
+        counters: &Counters,
+        line_limit_end: Option<u64>,
+        own: &'a Own,
+    ) -> Kept<'a> {
         let (tail, tail_start) = self.tail_window();
         Kept {
             head: &self.head,
@@ -191,6 +198,7 @@ impl Held {
             newlines: counters.newlines(),
             lines: counters.lines(),
             line_limit_end,
+            own,
         }
     }
 
@@ -231,6 +239,7 @@ impl Capper {
             budget,
             counters: Counters::default(),
             origins: Origins::default(),
+            own: Own::default(),
             chars: (budget.count_chars || budget.measure == Measure::Chars)
                 .then(CharCount::default),
             tokens: budget
@@ -254,8 +263,12 @@ impl Capper {
         }
         let into_head = self.head.room().min(chunk.len());
         if into_head > 0 {
-            self.head
-                .grow(&chunk[..into_head], &self.budget, self.counters.bytes());
+            self.head.grow(
+                &chunk[..into_head],
+                &self.budget,
+                self.counters.bytes(),
+                &self.own,
+            );
         }
         let rest = &chunk[into_head..];
         if rest.is_empty() {
@@ -270,17 +283,35 @@ impl Capper {
             evicted_to,
             keep,
             budget,
+            own,
             ..
         } = self;
         tail.push(rest, |gone| {
             if let Some(keep) = keep {
-                keep.feed(gone, head, budget, origins);
+                keep.feed(gone, head, budget, origins, own);
             }
             *evicted_to += gone.len() as u64;
         });
         if self.origins.has_pending() {
             self.origins.forget_before(self.evicted_to);
         }
+        if self.own.has_pending() {
+            self.own.forget_before(self.evicted_to);
+        }
+    }
+
+    /// Pushes toolcap's own text inside a line (`--max-line`'s marker),
+    /// which no cut splits.
+    pub(crate) fn push_own(&mut self, text: &[u8]) {
+        self.record_own(text.len());
+        self.push(text);
+    }
+
+    /// The next `len` bytes are toolcap's own text.
+    fn record_own(&mut self, len: usize) {
+        let start = self.counters.bytes();
+        let in_head = start < self.head.capacity() as u64;
+        self.own.record(start, start + len as u64, in_head);
     }
 
     /// The head buffer's capacity: no byte before it is ever let go of.
@@ -301,6 +332,9 @@ impl Capper {
         let number = self.counters.newlines() + 1;
         self.origins
             .record(number, lines, start + line.len() as u64, in_head);
+        // Every merged line is toolcap's own: a marker, the binary
+        // summary, a redacted block.
+        self.record_own(line.len());
         self.push(line);
     }
 
@@ -355,7 +389,7 @@ impl Capper {
             return Captured::whole(held, totals);
         }
         let boundaries = boundaries.map(|sorted| Boundaries { sorted });
-        let kept = held.kept(&totals.counters, line_limit_end);
+        let kept = held.kept(&totals.counters, line_limit_end, &self.own);
         let (h, t) = cut::decide(&kept, &self.budget, printed as u64, boundaries.as_ref());
         if held.joined && h >= t {
             // Real tokens: each part counted on its own, head and tail can
@@ -429,10 +463,17 @@ impl Keeping {
     /// Bytes the tail ring let go of. The first ones start the picking: the
     /// head buffer is full then, and the head cut is known (the same cut
     /// that [`Capper::finish`] makes; no later byte changes it).
-    fn feed(&mut self, gone: &[u8], head: &HeadBuffer, budget: &Budget, origins: &Origins) {
+    fn feed(
+        &mut self,
+        gone: &[u8],
+        head: &HeadBuffer,
+        budget: &Budget,
+        origins: &Origins,
+        own: &Own,
+    ) {
         let Keeping { rules, picking, h } = self;
         let picking = picking.get_or_insert_with(|| {
-            let cut = cut::head_cut(head.bytes(), u64::MAX, budget, head.line_limit_end());
+            let cut = cut::head_cut(head.bytes(), u64::MAX, budget, head.line_limit_end(), own);
             *h = cut.max(head.settled() as u64);
             Keeping::start(rules, head.bytes(), *h, origins)
         });

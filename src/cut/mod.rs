@@ -2,18 +2,21 @@
 //! decides the head cut h and the tail cut t, in the order the spec
 //! gives: the budget (in its [`Measure`](crate::measure::Measure)) and the
 //! `--lines` limit, then the UTF-8 rule, then the escape rule (never inside
-//! an escape sequence), then the cut mode's own snapping.
+//! an escape sequence), then the cut mode's own snapping, and last never
+//! inside toolcap's own text (`own.rs`).
 //!
 //! It sees byte slices only; it neither reads input nor formats output.
 
 mod boundaries;
 mod lines;
+mod own;
 
 use memchr::{memrchr, memrchr_iter};
 
 use crate::escape;
 use crate::measure::{Measure, RealCount};
 pub(crate) use boundaries::Boundaries;
+pub(crate) use own::Own;
 
 /// The budget of one stream, resolved from the options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +89,8 @@ pub(crate) struct Kept<'a> {
     pub(crate) lines: u64,
     /// With `--lines N`: the end of line floor(N/2), if B has that many.
     pub(crate) line_limit_end: Option<u64>,
+    /// Toolcap's own text in B, which no cut splits.
+    pub(crate) own: &'a Own,
 }
 
 impl Kept<'_> {
@@ -99,7 +104,8 @@ impl Kept<'_> {
 /// head that `--live` already printed (`printed` bytes) stays the head.
 /// With record `boundaries` (`--format diff` or `csv`), each cut moves to
 /// the nearest one within its budget, when there is one, instead of
-/// following the steps below.
+/// following the steps below; either way, a cut inside toolcap's own text
+/// then moves out of it (step 6 of [`head_cut`] and [`tail_cut`]).
 pub(crate) fn decide(
     kept: &Kept,
     budget: &Budget,
@@ -109,10 +115,14 @@ pub(crate) fn decide(
     let head_limit = head_limit(kept.head, kept.n, budget, kept.line_limit_end);
     let head_end = boundaries
         .and_then(|boundaries| boundaries.head(head_limit))
-        .unwrap_or_else(|| head_cut(kept.head, kept.n, budget, kept.line_limit_end));
+        .map(|h| kept.own.back(h))
+        .unwrap_or_else(|| head_cut(kept.head, kept.n, budget, kept.line_limit_end, kept.own));
     let tail_start = boundaries
         .and_then(|boundaries| boundaries.tail(tail_limit(kept, budget), kept.n))
+        .map(|t| kept.own.forward(t))
         .unwrap_or_else(|| tail_cut(kept, budget));
+    // `--live` never printed part of toolcap's own text (see
+    // [`settled_head`]), so the printed head does not end inside any.
     (head_end.max(printed), tail_start)
 }
 
@@ -141,8 +151,17 @@ fn tail_limit(kept: &Kept, budget: &Budget) -> u64 {
 /// 4. `--cut lines`: h moves back to just after the last `\n` in B[0:h]
 ///    when that loses at most floor(H/4) bytes;
 /// 5. in tokens, h moves back a character at a time while B[0:h] counts
-///    more than H (a shorter text can count more).
-pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Option<u64>) -> u64 {
+///    more than H (a shorter text can count more);
+/// 6. if h falls inside toolcap's own text (a marker line a transform
+///    wrote, `--max-line`'s marker), h moves back to its start (and step 5
+///    again, until neither moves it).
+pub(crate) fn head_cut(
+    head: &[u8],
+    n: u64,
+    budget: &Budget,
+    line_limit_end: Option<u64>,
+    own: &Own,
+) -> u64 {
     let measured = budget.measure.prefix_end(head, budget.head);
     let h = head_limit(head, n, budget, line_limit_end);
     let h = crate::vocab::utf8::move_head_back(h, n, |i| head[i as usize]);
@@ -157,7 +176,16 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
         }
         CutMode::Bytes => h,
     };
-    budget.measure.fit_prefix(head, h, budget.head)
+    // Each round moves h back, so this ends.
+    let mut h = budget.measure.fit_prefix(head, h, budget.head);
+    loop {
+        let out_of_own = own.back(h);
+        let fitted = budget.measure.fit_prefix(head, out_of_own, budget.head);
+        if fitted == h {
+            return h;
+        }
+        h = fitted;
+    }
 }
 
 /// The tail cut t, mirroring [`head_cut`]:
@@ -167,7 +195,9 @@ pub(crate) fn head_cut(head: &[u8], n: u64, budget: &Budget, line_limit_end: Opt
 /// 3. if t falls inside an escape sequence, t moves forward to its end;
 /// 4. `--cut lines`: t moves forward to just after the first `\n` at or
 ///    after t-1 when that loses at most floor(T/4) bytes;
-/// 5. in tokens, t moves forward while B[t:n] counts more than T.
+/// 5. in tokens, t moves forward while B[t:n] counts more than T;
+/// 6. if t falls inside toolcap's own text, t moves forward to its end
+///    (and step 5 again, until neither moves it).
 fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
     let measured = kept.tail_start + budget.measure.suffix_start(kept.tail, budget.tail);
     let side_bytes = budget.measure.side_bytes(budget.tail, kept.n - measured);
@@ -184,10 +214,21 @@ fn tail_cut(kept: &Kept, budget: &Budget) -> u64 {
         CutMode::Bytes => t,
     };
     let window = kept.tail_from(kept.tail_start);
-    kept.tail_start
-        + budget
-            .measure
-            .fit_suffix(window, t - kept.tail_start, budget.tail)
+    let fit = |t: u64| {
+        kept.tail_start
+            + budget
+                .measure
+                .fit_suffix(window, t - kept.tail_start, budget.tail)
+    };
+    // Each round moves t forward, so this ends.
+    let mut t = fit(t);
+    loop {
+        let fitted = fit(kept.own.forward(t));
+        if fitted == t {
+            return t;
+        }
+        t = fitted;
+    }
 }
 
 /// Where the grammar may start reading before `at`: the line's start (no
@@ -235,15 +276,19 @@ fn start_of_last_lines(kept: &Kept, count: u64) -> u64 {
 ///
 /// Only bytes from `added_from` on are searched, so a long line arriving in
 /// small chunks costs time in proportion to its length, not its square.
+/// Toolcap's own text is recorded before its bytes arrive, so the part
+/// settled never ends inside it.
 pub(crate) fn settled_head(
     budget: &Budget,
     head: &[u8],
     settled: usize,
     added_from: usize,
     arrived: usize,
+    own: &Own,
 ) -> usize {
     match budget.cut {
-        // A line end is never inside an escape sequence.
+        // A line end is never inside an escape sequence, nor inside
+        // toolcap's own text (a whole line, or inside one).
         CutMode::Lines => {
             lines::last_line_end(head, settled.max(added_from), arrived).unwrap_or(settled)
         }
@@ -254,7 +299,7 @@ pub(crate) fn settled_head(
             } else {
                 complete
             };
-            settled_now.max(settled)
+            (own.back(settled_now as u64) as usize).max(settled)
         }
     }
 }

@@ -80,7 +80,7 @@ impl MaxLine {
         }) as usize;
         let tail = &content_end[start..];
         let removed = content_len - long.head_len as u64 - tail.len() as u64;
-        out.bytes(&line_cut_marker(removed));
+        out.own(&line_cut_marker(removed));
         out.bytes(tail);
         out.bytes(terminator);
     }

@@ -40,6 +40,11 @@ pub(crate) trait Emit {
     /// One whole line, ending in `\n`, that stands for `lines` lines of
     /// the input (a squeeze marker stands for the repeats it replaces).
     fn merged_line(&mut self, line: &[u8], lines: u64);
+    /// Toolcap's own text inside a line (`--max-line`'s marker), which the
+    /// capper never cuts in two; for a transform, bytes like any other.
+    fn own(&mut self, text: &[u8]) {
+        self.bytes(text);
+    }
 }
 
 /// What a transform may need to know when the stream ends.
@@ -277,6 +282,13 @@ impl Emit for Chain<'_> {
                     sink: self.sink,
                 },
             ),
+        }
+    }
+
+    fn own(&mut self, text: &[u8]) {
+        match self.rest {
+            [] => self.sink.own(text),
+            _ => self.bytes(text),
         }
     }
 

@@ -45,7 +45,8 @@
 //!     would not expect toolcap to mangle its own markers.
 //! 31. `--binary summary`: "the single line" ends in `\n`; it replaces the
 //!     whole stream, and stands for every raw line (1 to the raw L). It is
-//!     then capped like any stream (a budget below its length cuts it).
+//!     then capped like any stream, as toolcap's own line (ambiguities 45):
+//!     a budget below its length leaves only the cut marker.
 //! 32. `--max-line`: "moved back ... off a split UTF-8 character, at most
 //!     3 bytes" is the cut rule of "Output format" step 2 (move while the
 //!     byte at the cut is a continuation byte, at most 3 times, never
@@ -113,6 +114,12 @@
 //!     squeeze, before max-line).
 //! 44. `--fold`: a raw line that vanished (ambiguity 33) is no line to fold
 //!     or to end a run; it is set aside and belongs to the last line after.
+//! 45. Step 5 of the cut rules, toolcap's own text, runs after the core's
+//!     steps (and after a record boundary moved a cut): a cut strictly
+//!     inside a line toolcap wrote, or inside `--max-line`'s marker (from
+//!     its space before `[` to its space after `]`), moves out of it, h
+//!     back to its start and t forward to its end; a cut at its edge
+//!     stays.
 
 use std::ops::Range;
 
@@ -208,6 +215,9 @@ pub struct Line {
     /// Written by toolcap (a squeeze marker, the binary summary): later
     /// transforms pass it unchanged (ambiguities 30).
     pub generated: bool,
+    /// Where in `text` toolcap's own text is, for a line `--max-line`
+    /// shortened: its marker.
+    pub marker: Option<Range<usize>>,
 }
 
 /// BS, which `--collapse-cr` applies.
@@ -229,6 +239,7 @@ pub fn raw_lines(raw: &[u8]) -> Vec<Line> {
             text: text.to_vec(),
             raw: (number, number),
             generated: false,
+            marker: None,
         })
         .collect()
 }
@@ -378,6 +389,7 @@ pub fn squeeze(lines: Vec<Line>) -> Vec<Line> {
                 text: marker.into_bytes(),
                 raw: (lines[i + 1].raw.0, lines[j - 1].raw.1),
                 generated: true,
+                marker: None,
             });
         } else {
             out.extend_from_slice(&lines[i..j]);
@@ -585,6 +597,7 @@ pub fn fold(mut lines: Vec<Line>, spec: &CleanSpec) -> Vec<Line> {
                 text: text.into_bytes(),
                 raw,
                 generated: true,
+                marker: None,
             })
         };
         if let Some(marker) = (k >= 3).then(folded).flatten() {
@@ -626,10 +639,15 @@ fn off_continuation(text: &[u8], mut at: usize, back: bool) -> usize {
 /// off a split UTF-8 character, at most 3 bytes) with ` [... {N} bytes of
 /// this line truncated ...] ` between them."
 pub fn max_line_line(line: &[u8], size: u64) -> Vec<u8> {
+    max_line_parts(line, size).0
+}
+
+/// [`max_line_line`], with where its marker is in the line, if it has one.
+fn max_line_parts(line: &[u8], size: u64) -> (Vec<u8>, Option<Range<usize>>) {
     let (body, terminator) = split_terminator(line);
     let length = body.len() as u64;
     if length <= size {
-        return line.to_vec();
+        return (line.to_vec(), None);
     }
     let first = off_continuation(body, (size / 2) as usize, true);
     let last = off_continuation(body, (length - (size - size / 2)) as usize, false);
@@ -637,14 +655,28 @@ pub fn max_line_line(line: &[u8], size: u64) -> Vec<u8> {
     out.extend_from_slice(
         format!(" [... {} bytes of this line truncated ...] ", last - first).as_bytes(),
     );
+    let marker = first..out.len();
     out.extend_from_slice(&body[last..]);
     out.extend_from_slice(terminator);
-    out
+    (out, Some(marker))
 }
 
 /// `--max-line SIZE` on a stream.
 pub fn max_line(lines: Vec<Line>, size: u64) -> Vec<Line> {
-    each_line(lines, |line| max_line_line(line, size))
+    lines
+        .into_iter()
+        .map(|line| {
+            if line.generated {
+                return line;
+            }
+            let (text, marker) = max_line_parts(&line.text, size);
+            Line {
+                text,
+                marker,
+                ..line
+            }
+        })
+        .collect()
 }
 
 /// "`--binary summary`: input whose first 8 KiB contain a NUL byte becomes
@@ -666,6 +698,7 @@ pub fn binary_summary(raw: &[u8], spill: Option<&[u8]>) -> Option<Line> {
         text,
         raw: (1, raw_line_count),
         generated: true,
+        marker: None,
     })
 }
 
@@ -764,6 +797,37 @@ impl Stream {
     fn line_of(&self, at: usize) -> usize {
         assert!(at < self.bytes.len());
         self.starts.partition_point(|&start| start <= at) - 1
+    }
+
+    /// Toolcap's own text in B: every line it wrote, and each marker
+    /// `--max-line` put inside a line.
+    fn own(&self) -> Vec<Range<usize>> {
+        (0..self.lines.len())
+            .filter_map(|i| {
+                let line = &self.lines[i];
+                let start = self.starts[i];
+                match &line.marker {
+                    _ if line.generated => Some(self.span(i)),
+                    Some(marker) => Some(start + marker.start..start + marker.end),
+                    None => None,
+                }
+            })
+            .collect()
+    }
+
+    /// Step 5 of the cut rules: "a cut never falls inside toolcap's own
+    /// text ...: h moves back to its start, t forward to its end."
+    fn out_of_own(&self, h: usize, t: usize) -> (usize, usize) {
+        let own = self.own();
+        let inside = |at: usize| {
+            own.iter()
+                .find(|span| span.start < at && at < span.end)
+                .cloned()
+        };
+        (
+            inside(h).map_or(h, |span| span.start),
+            inside(t).map_or(t, |span| span.end),
+        )
     }
 
     /// The raw lines a gap B[range] touches (ambiguities 40).
@@ -1061,7 +1125,7 @@ pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
     let Some(cuts) = expected_cuts(B, &core) else {
         return B.clone();
     };
-    let (h, t) = (cuts.h, cuts.t);
+    let (h, t) = stream.out_of_own(cuts.h, cuts.t);
 
     let mut out = Vec::new();
     if spec.core.header {
@@ -1893,17 +1957,17 @@ pub mod tests {
         crate::program::prints(b"ab\0cd", &spec, b"[binary output: 5 bytes]\n");
         // 50 x "\0\n" = 100 raw bytes, 50 raw lines, with a spill file:
         // "[binary output: 100 bytes; full output in /s]\n" is 46 bytes.
-        // H = T = 10: h = 10, t = 36 (the `\n` at 45 is too far). The one
-        // cleaned line stands for raw lines 1-50.
+        // H = T = 10: h = 10, t = 36 (the `\n` at 45 is too far), both
+        // inside the summary, toolcap's own line, so h moves back to 0 and
+        // t on to 46: it is shown whole or not at all (ambiguities 45).
+        // The one cleaned line stands for raw lines 1-50.
         let spec = CleanSpec::new(with_spill(Spec::new(10, 10), "/s")).clean();
         same(
             &expected_output(&b"\0\n".repeat(50), &spec),
             b"Warning: truncated output (original token count: 12)\n\
               Total output lines: 1\n\
               Cleaned: 100 raw bytes became 46 bytes\n\n\
-              [binary ou\n\
-              [... 26 bytes truncated (lines 1-50); full output in /s ...]\n\
-              ut in /s]\n",
+              [... 46 bytes truncated (lines 1-50); full output in /s ...]\n",
         );
         crate::program::prints(
             &b"\0\n".repeat(50),
@@ -1911,9 +1975,7 @@ pub mod tests {
             b"Warning: truncated output (original token count: 12)\n\
               Total output lines: 1\n\
               Cleaned: 100 raw bytes became 46 bytes\n\n\
-              [binary ou\n\
-              [... 26 bytes truncated (lines 1-50); full output in /s ...]\n\
-              ut in /s]\n",
+              [... 46 bytes truncated (lines 1-50); full output in /s ...]\n",
         );
     }
 

@@ -4,6 +4,7 @@
 //! One crate, modules by topic.
 
 mod architecture;
+mod ceiling;
 mod clean;
 mod clean_model;
 mod clean_properties;
