@@ -231,7 +231,7 @@ impl Options {
             // A separate stderr's own budget.
             *total = budget.head + budget.tail;
         }
-        let keep = self.keep_rules(&mut budget)?;
+        let keep = self.keep_rules(&budget)?;
         let mut cleaning = self.cleaning.clone();
         if look.codex.is_some() {
             if keep.is_some() {
@@ -424,9 +424,9 @@ impl Options {
     }
 
     /// `--keep`, `--keep-error` and `--keep-errors`, and the share of the
-    /// budget they take from the head and the tail (SPEC.md, "Keeping
-    /// lines").
-    fn keep_rules(&self, budget: &mut Budget) -> Result<Option<KeepRules>, Error> {
+    /// budget they take from the head and the tail when the stream is cut
+    /// (SPEC.md, "Keeping lines"); the capper gives it.
+    fn keep_rules(&self, budget: &Budget) -> Result<Option<KeepRules>, Error> {
         let mut errors = self.keep_error.clone();
         if self.keep_errors {
             errors.push(KEEP_ERRORS.to_string());
@@ -468,7 +468,6 @@ impl Options {
                  share from the head and the tail"
             )));
         }
-        budget.give(share);
         // The share counts bytes, which are never fewer than characters or
         // tokens (a token is at least a byte), so it holds in any unit.
         // No more lines than the kept bytes can hold (a line is at least

@@ -22,6 +22,11 @@ use origins::Origins;
 
 /// Consumes a stream chunk by chunk and keeps what the output may need.
 pub(crate) struct Capper {
+    /// The budget the stream is shown whole within, which the buffers
+    /// hold.
+    whole: Budget,
+    /// The budget of head and tail when the stream is cut: `whole` less
+    /// the share of the lines `--keep` keeps.
     budget: Budget,
     head: HeadBuffer,
     tail: TailRing,
@@ -223,19 +228,25 @@ impl Held {
 }
 
 impl Capper {
-    pub(crate) fn new(budget: Budget, keep: Option<KeepRules>) -> Capper {
+    /// A capper for a stream shown whole within `whole`; when it is cut,
+    /// the lines `keep` keeps take their share from head and tail. The
+    /// buffers hold all of `whole`, so that a stream within it is shown
+    /// whole although kept lines would have a share of a cut one.
+    pub(crate) fn new(whole: Budget, keep: Option<KeepRules>) -> Capper {
+        let mut budget = whole;
+        if let Some(rules) = &keep {
+            budget.give(rules.budget);
+        }
         // One byte more than the tail: whether B[h] = ESC is the `ESC \`
         // that ends a string before h depends on B[h+1].
-        let head = HeadBuffer::new(
-            capacity_for(&budget, budget.head).saturating_add(1),
-            &budget,
-        );
+        let head = HeadBuffer::new(capacity_for(&whole, whole.head).saturating_add(1), &budget);
         Capper {
             // The ring reaches further back than the tail budget so that the
             // tail cut can see where an escape sequence starts.
-            tail: TailRing::new(capacity_for(&budget, budget.tail).saturating_add(ESCAPE_LOOKBACK)),
+            tail: TailRing::new(capacity_for(&whole, whole.tail).saturating_add(ESCAPE_LOOKBACK)),
             evicted_to: head.capacity() as u64,
             head,
+            whole,
             budget,
             counters: Counters::default(),
             origins: Origins::default(),
@@ -385,7 +396,7 @@ impl Capper {
         let held = Held::new(self.head, self.tail, totals.counters.bytes());
         // (A stream within the budget is always held whole; an estimated
         // token count may not be.)
-        if held.joined && totals.fit(&self.budget) {
+        if held.joined && totals.fit(&self.whole) {
             return Captured::whole(held, totals);
         }
         let boundaries = boundaries.map(|sorted| Boundaries { sorted });

@@ -197,6 +197,58 @@ fn kept_lines_come_from_the_middle_only_and_every_byte_is_counted() {
 }
 
 #[test]
+fn keeping_never_cuts_a_stream_within_max() {
+    // `seq 1 2000`: 8,893 bytes, within --max 10k, with and without
+    // matches: shown whole, no header, whatever the keep share would be.
+    let seq: String = (1..=2000).map(|i| format!("{i}\n")).collect();
+    let with_error = seq.replace("\n1000\n", "\nerror 1000\n");
+    for input in [&seq, &with_error] {
+        for keep in [&["--keep-errors"][..], &["--keep", "7", "--keep-max", "5k"]] {
+            let args = [&["--max", "10k"][..], keep].concat();
+            assert_eq!(
+                stdout_of(&args, input.as_bytes()),
+                input.as_bytes(),
+                "{args:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_stream_over_max_gives_the_keep_share() {
+    // Lines of 19 bytes, `error: disk full 10` (20) the 11th: 20 lines
+    // (381 bytes) within --max 400 are shown whole. Two lines more (419)
+    // are cut, and the share of floor(400/4) = 100 comes from head and
+    // tail (50 each): 150 bytes each, 7 whole lines (133), the error line
+    // between two gaps of 3 and 4 lines.
+    let lines: Vec<String> = (0..22)
+        .map(|i| match i {
+            10 => "error: disk full 10\n".to_string(),
+            _ => format!("ok line {i:02} is fine\n"),
+        })
+        .collect();
+    let fits = lines[..20].concat();
+    let keep = ["--max", "400", "--keep-errors"];
+    assert_eq!(stdout_of(&keep, fits.as_bytes()), fits.as_bytes());
+    let over = lines.concat();
+    let expected = format!(
+        "Warning: truncated output (original token count: 105)\n\
+         Total output lines: 22\n\
+         \n\
+         {}[... 57 bytes truncated ...]\n\
+         error: disk full 10\n\
+         [... 76 bytes truncated ...]\n\
+         {}",
+        lines[..7].concat(),
+        lines[15..].concat()
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&stdout_of(&keep, over.as_bytes())),
+        expected
+    );
+}
+
+#[test]
 fn matching_lines_beyond_keep_max_are_counted() {
     let mut input = b"start\n".to_vec();
     for i in 0..10 {

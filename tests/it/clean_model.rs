@@ -723,17 +723,9 @@ pub fn cleaned(raw: &[u8], spec: &CleanSpec) -> Vec<Line> {
     }
     // "Folding and squeezing apply only when the output would otherwise
     // be cut": a stream that fits the budget as it is stays whole (the
-    // budget of head and tail, after `--keep-max`'s share).
-    let share = if spec.keeping() {
-        spec.keep_budget()
-    } else {
-        0
-    };
-    let budget = spec
-        .core
-        .head
-        .saturating_add(spec.core.tail)
-        .saturating_sub(share);
+    // budget of head and tail: "a stream within the budget is shown whole"
+    // with `--keep` too).
+    let budget = spec.core.head.saturating_add(spec.core.tail);
     let fits = text(&lines).len() as u64 <= budget
         && spec
             .core
@@ -1112,7 +1104,12 @@ pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
     let B = &stream.bytes;
     let n = B.len();
     // "Budgets, byte counts and the header describe the cleaned stream B".
-    // "`--keep-max` ... taken from the head and the tail in proportion".
+    // "A stream within the budget is shown whole, as without `--keep`; a
+    // cut one gives K from the budget before the cuts": "floor(K·H/(H+T))
+    // from the head, the rest from the tail".
+    if expected_cuts(B, &spec.core).is_none() {
+        return B.clone();
+    }
     let mut core = spec.core.clone();
     if spec.keeping() {
         let share = spec.keep_budget();
@@ -1266,19 +1263,14 @@ pub mod tests {
     }
 
     /// `spec` with a budget that `expected` fits and a longer `input`
-    /// does not: squeeze and fold condense only what would be cut. (With
-    /// `--keep`, its `--keep-max` share comes on top.) When nothing is to
-    /// be condensed, a budget the input fits.
+    /// does not: squeeze and fold condense only what would be cut. When
+    /// nothing is to be condensed, a budget the input fits.
     fn tight(spec: &CleanSpec, input: &[u8], expected: &[u8]) -> CleanSpec {
         let mut spec = spec.clone();
-        let keep_share = match spec.keeping() {
-            true => spec.keep_max.expect("a hand-worked case sets --keep-max"),
-            false => 0,
-        };
-        let shorter = expected.len() as u64 + keep_share;
+        let shorter = expected.len() as u64;
         let budget = match shorter < input.len() as u64 {
             true => shorter,
-            false => input.len().max(expected.len()) as u64 + keep_share,
+            false => input.len().max(expected.len()) as u64,
         };
         spec.core = Spec {
             spill: spec.core.spill.clone(),

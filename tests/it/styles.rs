@@ -104,7 +104,8 @@ fn templates_reproduce_other_agents_notices() {
     );
     // The spec: "With `--tail 2k --keep-errors --keep-max 2k` instead
     // of `--tail 0`, the lines it keeps still appear between the pointer
-    // lines" (the keep share comes from the tail, which is left with 0).
+    // lines" (the keep share comes from the tail, which is left with 0),
+    // for an output longer than the 2k.
     let with_errors = toolcap()
         .args(["--head", "0", "--tail", "2k", "--no-header", "--spill-dir"])
         .arg(&store)
@@ -117,14 +118,14 @@ fn templates_reproduce_other_agents_notices() {
         ])
         .write_stdin(format!(
             "{}error: x\n{}",
-            "ok line\n".repeat(10),
-            "ok line\n".repeat(10)
+            "ok line\n".repeat(150),
+            "ok line\n".repeat(150)
         ))
         .output()
         .expect("run toolcap");
     assert_eq!(
         String::from_utf8_lossy(&with_errors.stdout),
-        "[compressed: 169 bytes]\nerror: x\n[compressed: 169 bytes]\n"
+        "[compressed: 2409 bytes]\nerror: x\n[compressed: 2409 bytes]\n"
     );
     // An empty header template: no header at all.
     toolcap()

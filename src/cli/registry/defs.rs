@@ -1280,10 +1280,11 @@ pub(crate) const KEEP_MAX: Flag = Flag {
         help: "Share of the budget for kept lines and their markers [default: a quarter]",
         long_help: Some(
             "The share of the budget (in its unit) that the kept lines and the markers \
-            between them may use, taken from the head and the tail in proportion, so the output \
-            stays within --max. When not every match fits, errors come first, then the other \
-            matches, each class nearest the tail first, and the last marker says how many of each \
-            are not shown. [default: a quarter of the head and tail budgets, floor((H+T)/4)]",
+            between them may use, taken from the head and the tail in proportion when the \
+            stream is cut, so the output stays within --max; a stream within the budget is \
+            shown whole. When not every match fits, errors come first, then the other matches, \
+            each class nearest the tail first, and the last marker says how many of each are \
+            not shown. [default: a quarter of the head and tail budgets, floor((H+T)/4)]",
         ),
         hide: false,
     },
