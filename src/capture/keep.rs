@@ -589,6 +589,11 @@ pub(crate) struct Picking {
     limit: usize,
     /// Reused by the matcher's search.
     scratch: Vec<u8>,
+    /// Whether the last line offered was an error match: a `--keep` match
+    /// right under it is served as an error (cargo's ` --> ` location
+    /// under its `error[E0308]`, pytest's `test_x.py:12: AssertionError`
+    /// under its `E` lines).
+    after_error: bool,
 }
 
 impl Picking {
@@ -604,6 +609,7 @@ impl Picking {
             number,
             limit: rules.line_limit(),
             scratch: Vec::new(),
+            after_error: false,
         };
         picking.hold(so_far);
         picking
@@ -628,11 +634,16 @@ impl Picking {
         self.start += self.partial_len;
         self.partial_len = 0;
         if line.start >= self.from {
-            let class = if may_match {
+            let matched = if may_match {
                 rules.class(&line.bytes)
             } else {
                 None
             };
+            let class = match matched {
+                Some(Class::Other) if self.after_error => Some(Class::Error),
+                matched => matched,
+            };
+            self.after_error = matched == Some(Class::Error);
             if line.len > rules.budget.max(rules.marker) {
                 // It can be neither kept nor printed in a gap: only its
                 // length matters now.
@@ -697,6 +708,9 @@ impl Picking {
             context_from = earlier;
         }
         let (counted, offered) = (&bytes[..context_from], &bytes[context_from..clean]);
+        if !counted.is_empty() {
+            self.after_error = false;
+        }
         self.start += counted.len() as u64;
         self.number += memchr_iter(b'\n', counted).count() as u64;
         for line in offered.split_inclusive(|&byte| byte == b'\n') {
@@ -810,8 +824,10 @@ mod tests {
         let len = |at: usize| lines[at].len() as u64;
         let mut hidden = [0u64; 2];
         let mut units = Vec::new();
+        let is_error = |at: usize| lines[at].contains("ERROR");
         for (at, line) in lines.iter().enumerate() {
-            let class = if line.contains("ERROR") {
+            // A `--keep` line right under an error line is an error.
+            let class = if is_error(at) || line.contains("WARN") && at > 0 && is_error(at - 1) {
                 Class::Error
             } else if line.contains("WARN") {
                 Class::Other

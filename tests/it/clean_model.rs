@@ -67,7 +67,9 @@
 //!     lines; within a class the one nearest the tail first), taken in
 //!     that order while their cost fits `--keep-max`; the first that does
 //!     not fit stops: it and every unit after it are not shown, counted
-//!     by class. A match longer than `--keep-max` has no unit.
+//!     by class. A match longer than `--keep-max` has no unit. A `--keep`
+//!     line right under an error line of the middle is served as an
+//!     error (and counted as one).
 //! 36. `--keep-context N`: context lines are taken nearest first,
 //!     alternating before and after (distance 1 before, 1 after, 2 before,
 //!     ...), only from the whole lines of the cut middle; a side stops at
@@ -937,10 +939,13 @@ fn kept_lines(stream: &Stream, h: usize, t: usize, spec: &CleanSpec) -> (Vec<usi
     // (class, nearest the tail first, first line, last line)
     let mut units = Vec::new();
     for &i in &middle {
+        // "A `--keep` line right under an error line of the middle is
+        // served as an error."
+        let under_error = i > 0 && in_middle(i - 1) && errors(&lines[i - 1].text);
         let class = if errors(&lines[i].text) {
             0
         } else if others(&lines[i].text) {
-            1
+            if under_error { 0 } else { 1 }
         } else {
             continue;
         };

@@ -371,13 +371,22 @@ fn a_find_of_a_large_tree_is_folded_under_the_listings_cap() {
 /// served before its warnings, so the error and its count are on screen
 /// within `--max`, and the warnings not shown are counted.
 #[test]
-fn cargo_build_shows_the_error_after_300_warnings() {
+fn cargo_build_shows_the_error_and_its_location_among_400_warnings() {
     let dir = TempDir::new("cargo-warnings");
-    let lib: String = (0..300)
-        .map(|i| format!("pub fn f{i}() {{ let unused_{i} = {i}; }}\n"))
-        .chain(["pub fn g() -> u32 { \"not a number\" }\n".to_string()])
+    // The error first in the source: rustc reports it before the 300
+    // warnings, whose ` --> ` locations are nearer the tail than its own;
+    // the build script's 100 warnings before it put it in the middle.
+    let lib: String = ["pub fn g() -> u32 { \"not a number\" }\n".to_string()]
+        .into_iter()
+        .chain((0..300).map(|i| format!("pub fn f{i}() {{ let unused_{i} = {i}; }}\n")))
         .collect();
     write_crate(dir.path(), "noisy", &lib);
+    std::fs::write(
+        dir.join("noisy/build.rs"),
+        "fn main() { for i in 0..100 { \
+         println!(\"cargo:warning=build note {i}: the generated bindings are stale\"); } }\n",
+    )
+    .unwrap();
     let output = toolcap_cargo(dir.path(), "noisy")
         .args(["--profile", "auto", "--max", "4k", "--"])
         .arg(cargo())
@@ -386,7 +395,12 @@ fn cargo_build_shows_the_error_after_300_warnings() {
         .expect("run toolcap");
     let out = String::from_utf8(output.stdout).expect("UTF-8");
     assert_eq!(output.status.code(), Some(101), "cargo's status: {out}");
-    assert!(out.contains("error[E0308]: mismatched types\n"), "{out}");
+    // Issue 21: the error's location is served with it, before any
+    // warning's.
+    assert!(
+        out.contains("error[E0308]: mismatched types\n --> src/lib.rs:1:21\n"),
+        "{out}"
+    );
     assert!(out.contains(" more matching lines not shown"), "{out}");
     // Within --max, but for the header and the last marker.
     let content: usize = out.len() - out.find("\n\n").map_or(0, |at| at + 2);
