@@ -205,7 +205,7 @@ impl Stage {
         }
         let mut condensers: Vec<Box<dyn Transform + Send>> = Vec::new();
         if cleaning.squeeze {
-            condensers.push(Box::new(squeeze::Squeeze::default()));
+            condensers.push(Box::new(squeeze::squeeze(spilling)));
         }
         if let Some(rules) = fold {
             condensers.push(Box::new(fold::Fold::new(rules.clone(), spilling)));

@@ -1,7 +1,9 @@
 //! `--squeeze`: a run of k >= 3 identical consecutive lines becomes the
 //! first line and one marker line, `[... previous line repeated {k-1} more
 //! times ...]`, which stands for the k-1 repeats, when the marker is
-//! shorter than the repeats it replaces. Two in a row stay as they are.
+//! shorter than the repeats it replaces; with a spill file the marker
+//! names the raw lines of the repeats, `(lines a-b)` before its `...]`.
+//! Two in a row stay as they are.
 //! Lines are compared whole, terminator included, up to [`MAX_COMPARED`]
 //! bytes; a longer line is never squeezed.
 
@@ -14,6 +16,15 @@ use crate::vocab::marker::repeat_marker;
 /// `--squeeze`, fed whole lines.
 pub(crate) type Squeeze = Assembled<Repeats>;
 
+/// `--squeeze`; its markers name the raw lines they stand for when
+/// `name_lines` (a spill file holds them).
+pub(crate) fn squeeze(name_lines: bool) -> Squeeze {
+    Assembled::of(Repeats {
+        name_lines,
+        ..Repeats::default()
+    })
+}
+
 #[derive(Default)]
 pub(crate) struct Repeats {
     /// The last line passed on (whole), the one repeats are compared with.
@@ -21,6 +32,12 @@ pub(crate) struct Repeats {
     /// How many identical lines followed `previous` so far.
     repeats: u64,
     changed: bool,
+    name_lines: bool,
+    /// The raw lines before the current one (a merged line counts the
+    /// lines it stands for).
+    raw: u64,
+    /// The raw line of the first repeat.
+    repeats_from: u64,
 }
 
 /// Whether two lines are identical. Log lines that differ mostly differ
@@ -43,7 +60,11 @@ impl Repeats {
     /// otherwise they are shown as they are.
     fn end_run(&mut self, previous: &[u8], out: &mut dyn Emit) {
         let repeats = std::mem::take(&mut self.repeats);
-        let marker = repeat_marker(repeats);
+        let lines = (
+            self.repeats_from,
+            self.repeats_from + repeats.saturating_sub(1),
+        );
+        let marker = repeat_marker(repeats, self.name_lines.then_some(lines));
         let replaced = repeats.saturating_mul(previous.len() as u64);
         if repeats >= 2 && (marker.len() as u64) < replaced {
             self.changed = true;
@@ -74,6 +95,15 @@ impl Repeats {
             Some((s, e)) => same_line(&input[s..e], line),
             None => self.previous.as_deref().is_some_and(|p| same_line(p, line)),
         }
+    }
+
+    /// The current line repeats the previous one.
+    fn repeat(&mut self) {
+        if self.repeats == 0 {
+            self.repeats_from = self.raw + 1;
+        }
+        self.repeats += 1;
+        self.raw += 1;
     }
 
     /// Makes `line` the one later lines are compared with (none, for a
@@ -110,7 +140,7 @@ impl WholeLines for Repeats {
                 if pending < start {
                     out.bytes(&input[pending..start]);
                 }
-                self.repeats += 1;
+                self.repeat();
                 pending = end;
                 continue;
             }
@@ -129,6 +159,7 @@ impl WholeLines for Repeats {
             } else {
                 (last, last_len) = (Some((start, end)), len);
             }
+            self.raw += 1;
         }
         if pending < at {
             out.bytes(&input[pending..at]);
@@ -141,12 +172,13 @@ impl WholeLines for Repeats {
 
     fn line(&mut self, line: &[u8], out: &mut dyn Emit) {
         if line.len() <= MAX_COMPARED && self.previous.as_deref() == Some(line) {
-            self.repeats += 1;
+            self.repeat();
             return;
         }
         self.end_held_run(out);
         out.bytes(line);
         self.remember(line);
+        self.raw += 1;
     }
 
     fn too_long(&mut self, out: &mut dyn Emit) {
@@ -154,10 +186,15 @@ impl WholeLines for Repeats {
         self.previous = None;
     }
 
+    fn passed(&mut self) {
+        self.raw += 1;
+    }
+
     fn merged(&mut self, line: &[u8], lines: u64, out: &mut dyn Emit) {
         // A merged line is never a repeat of anything.
         self.end_held_run(out);
         self.previous = None;
+        self.raw += lines;
         out.merged_line(line, lines);
     }
 
@@ -216,6 +253,19 @@ mod tests {
             squeeze("ok\n".repeat(17).as_bytes()),
             b"ok\n[... previous line repeated 16 more times ...]\n",
             "16 repeats are 48 bytes, the marker 47"
+        );
+    }
+
+    #[test]
+    fn with_a_spill_file_the_marker_names_the_raw_lines_of_the_repeats() {
+        let input = format!("a\n{}c\n{}", LONG.repeat(4), LONG.repeat(3));
+        assert_eq!(
+            run_all_chunkings(|| Box::new(super::squeeze(true)), input.as_bytes()),
+            format!(
+                "a\n{LONG}[... previous line repeated 3 more times (lines 3-5) ...]\nc\n\
+                 {LONG}[... previous line repeated 2 more times (lines 8-9) ...]\n"
+            )
+            .as_bytes()
         );
     }
 

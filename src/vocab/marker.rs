@@ -40,9 +40,16 @@ pub(crate) fn escape_for_marker(text: &[u8]) -> Vec<u8> {
     escaped
 }
 
-/// `--squeeze`'s marker for a line repeated `repeats` more times.
-pub(crate) fn repeat_marker(repeats: u64) -> Vec<u8> {
-    format!("[... previous line repeated {repeats} more times ...]\n").into_bytes()
+/// `--squeeze`'s marker for a line repeated `repeats` more times, naming
+/// the raw lines of the repeats when a spill file holds them.
+pub(crate) fn repeat_marker(repeats: u64, raw_lines: Option<(u64, u64)>) -> Vec<u8> {
+    match raw_lines {
+        None => format!("[... previous line repeated {repeats} more times ...]\n"),
+        Some((a, b)) => {
+            format!("[... previous line repeated {repeats} more times (lines {a}-{b}) ...]\n")
+        }
+    }
+    .into_bytes()
 }
 
 /// `--fold`'s marker for `folded` similar lines, naming the raw lines

@@ -97,10 +97,10 @@ fn a_progress_bar_leaves_its_last_frame() {
 #[test]
 fn a_squeezed_run_is_counted_in_raw_lines() {
     // a, b, c, then x thirty times (raw lines 4-33), then d, e, f.
-    // Squeezed (29 repeats of 2 bytes outweigh the 47-byte marker): x, and
-    // a marker standing for raw lines 5-33; d is raw line 34.
+    // Squeezed (39 repeats of 2 bytes outweigh the 60-byte marker, which
+    // names them: `(lines 5-43)`): x, and the marker; d is raw line 44.
     let mut input = b"a\nb\nc\n".to_vec();
-    input.extend_from_slice(&repeated("x\n", 30));
+    input.extend_from_slice(&repeated("x\n", 40));
     input.extend_from_slice(b"d\ne\nf\n");
     let dir = TempDir::new("squeeze-raw-lines");
     let spill = dir.join("full");
@@ -114,20 +114,20 @@ fn a_squeezed_run_is_counted_in_raw_lines() {
         ],
         &input,
     );
-    // The cleaned stream is 61 bytes: the cut keeps "a\nb\n" and "e\nf\n".
+    // The cleaned stream is 74 bytes: the cut keeps "a\nb\n" and "e\nf\n".
     let expected = with_cleaned_line(
         &truncated(
-            61,
+            74,
             8,
             b"a\nb\n",
             &format!(
-                "[... 53 bytes truncated (lines 3-34); full output in {} ...]",
+                "[... 66 bytes truncated (lines 3-44); full output in {} ...]",
                 spill.display()
             ),
             b"e\nf\n",
         ),
-        72,
-        61,
+        92,
+        74,
     );
     assert_eq!(
         String::from_utf8_lossy(&stdout),
@@ -138,13 +138,13 @@ fn a_squeezed_run_is_counted_in_raw_lines() {
         input,
         "the spill is raw"
     );
-    // `sed -n '3,34p'` of the spill file is what the 53 cleaned bytes
-    // stand for: c, the thirty x (the first of them was in the cleaned
+    // `sed -n '3,44p'` of the spill file is what the 66 cleaned bytes
+    // stand for: c, the forty x (the first of them was in the cleaned
     // stream, the marker stood for the rest) and d.
     let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
     assert_eq!(
-        lines[2..34].concat(),
-        [&b"c\n"[..], &repeated("x\n", 30), b"d\n"].concat()
+        lines[2..44].concat(),
+        [&b"c\n"[..], &repeated("x\n", 40), b"d\n"].concat()
     );
 }
 

@@ -371,8 +371,10 @@ pub fn utf8(lines: Vec<Line>) -> Vec<Line> {
 /// "`--squeeze`: a run of k >= 3 identical consecutive lines (compared
 /// whole, `\n` included) becomes the first line and `[... previous line
 /// repeated {k-1} more times ...]`. Lines over 64 KiB are never squeezed."
-/// The marker stands for "the raw lines it replaced" (ambiguities 29).
-pub fn squeeze(lines: Vec<Line>) -> Vec<Line> {
+/// The marker stands for "the raw lines it replaced" (ambiguities 29);
+/// "with a spill file the marker names the raw lines of the repeats,
+/// `(lines a-b)` before its `...]`" (`name_lines`).
+pub fn squeeze(lines: Vec<Line>, name_lines: bool) -> Vec<Line> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -382,14 +384,22 @@ pub fn squeeze(lines: Vec<Line>) -> Vec<Line> {
         }
         let k = j - i;
         let first = &lines[i];
-        let marker = format!("[... previous line repeated {} more times ...]\n", k - 1);
+        let raw = (lines[(i + 1).min(j - 1)].raw.0, lines[j - 1].raw.1);
+        let lines_named = match name_lines {
+            true => format!(" (lines {}-{})", raw.0, raw.1),
+            false => String::new(),
+        };
+        let marker = format!(
+            "[... previous line repeated {} more times{lines_named} ...]\n",
+            k - 1
+        );
         // "when the marker is shorter than the repeats it replaces".
         let pays = marker.len() < (k - 1) * first.text.len();
         if k >= 3 && !first.generated && first.text.len() <= SQUEEZE_MAX && pays {
             out.push(first.clone());
             out.push(Line {
                 text: marker.into_bytes(),
-                raw: (lines[i + 1].raw.0, lines[j - 1].raw.1),
+                raw,
                 generated: true,
                 marker: None,
             });
@@ -734,7 +744,7 @@ pub fn cleaned(raw: &[u8], spec: &CleanSpec) -> Vec<Line> {
             .lines
             .is_none_or(|max| text(&lines).iter().filter(|&&b| b == b'\n').count() as u64 <= max);
     if spec.squeeze && !fits {
-        lines = squeeze(lines);
+        lines = squeeze(lines, spec.core.spill.is_some());
     }
     if spec.fold && !fits {
         lines = fold(lines, spec);
@@ -1411,7 +1421,7 @@ pub mod tests {
     #[test]
     fn squeeze_needs_a_run_of_three() {
         // A run of 2 stays.
-        let lines = squeeze(raw_lines(&padded(b"x\nx\ny\n")));
+        let lines = squeeze(raw_lines(&padded(b"x\nx\ny\n")), false);
         same(&text(&lines), &padded(b"x\nx\ny\n"));
         condensed(
             &padded(b"x\nx\ny\n"),
@@ -1422,7 +1432,7 @@ pub mod tests {
             &padded(b"x\nx\ny\n"),
         );
         // A run of 3: the first line and a marker standing for lines 2-3.
-        let lines = squeeze(raw_lines(&padded(b"x\nx\nx\ny\n")));
+        let lines = squeeze(raw_lines(&padded(b"x\nx\nx\ny\n")), false);
         assert_eq!(
             lines_of(&lines),
             [
@@ -1444,7 +1454,7 @@ pub mod tests {
             ..CleanSpec::new(Spec::from_max(1))
         };
         let case = |input: &[u8], expected: &[u8]| {
-            same(&text(&squeeze(raw_lines(input))), expected);
+            same(&text(&squeeze(raw_lines(input), false)), expected);
             condensed(input, &squeezing, expected);
         };
         // The last line has no `\n`, so it differs from the others.
@@ -1474,12 +1484,12 @@ pub mod tests {
         let mut line = vec![b'x'; 64 * 1024];
         line.push(b'\n'); // 65,537 bytes with its `\n`
         let input = line.repeat(3);
-        same(&text(&squeeze(raw_lines(&input))), &input);
+        same(&text(&squeeze(raw_lines(&input), false)), &input);
         only(&input, |spec| spec.squeeze = true, &input);
         let short = &line[1..]; // 65,536 bytes: squeezed
         let mut output = short.to_vec();
         output.extend(b"[... previous line repeated 2 more times ...]\n");
-        same(&text(&squeeze(raw_lines(&short.repeat(3)))), &output);
+        same(&text(&squeeze(raw_lines(&short.repeat(3)), false)), &output);
         only(&short.repeat(3), |spec| spec.squeeze = true, &output);
     }
 
@@ -1736,7 +1746,7 @@ pub mod tests {
         // the model there.
         let input = [&b"abXcd\nabYcd\nabZcd\n"[..], &b"x\n".repeat(25)].concat();
         same(
-            &text(&super::max_line(squeeze(raw_lines(&input)), 4)),
+            &text(&super::max_line(squeeze(raw_lines(&input), false), 4)),
             b"ab [... 1 bytes of this line truncated ...] cd\n\
               ab [... 1 bytes of this line truncated ...] cd\n\
               ab [... 1 bytes of this line truncated ...] cd\n\

@@ -51,11 +51,11 @@ fn clean_folds_too() {
 fn markers_name_raw_lines_when_spilling() {
     let dir = TempDir::new("fold-spill");
     let spill = dir.join("full.log");
-    // Raw lines 1-3 squeeze into two; rows are raw lines 4-8, of which 5-7
-    // are folded.
+    // Raw lines 1-3 squeeze into two (the repeats are raw lines 2-3);
+    // rows are raw lines 4-8, of which 5-7 are folded.
     let input = padded(&format!("a\na\na\n{}", numbered("row ", 1..=5)));
     let expected = padded(
-        "a\n[... previous line repeated 2 more times ...]\nrow 1\n\
+        "a\n[... previous line repeated 2 more times (lines 2-3) ...]\nrow 1\n\
          [... 3 similar lines folded (lines 5-7) ...]\nrow 5\n",
     );
     toolcap()

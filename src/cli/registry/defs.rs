@@ -1043,8 +1043,9 @@ pub(crate) const SQUEEZE: Flag = Flag {
         help: "Replace 3+ identical lines in a row with one and a count",
         long_help: Some(
             "A run of k >= 3 identical consecutive lines becomes the first line and \
-            '[... previous line repeated {K} more times ...]' (K = k - 1). Lines over 64 KiB are \
-            never squeezed.",
+            '[... previous line repeated {K} more times ...]' (K = k - 1; with a spill file \
+            '(lines a-b)' before the '...]' names the raw lines of the repeats). Lines over \
+            64 KiB are never squeezed.",
         ),
         hide: false,
     },
