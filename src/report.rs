@@ -75,6 +75,7 @@ impl StreamReport {
             redacted: None,
             chars: None,
             spill: None,
+            spill_note: false,
             format: FormatReport::Text,
             look: Look::default(),
         }
@@ -127,6 +128,11 @@ pub struct StreamReport {
     pub chars: Option<u64>,
     /// Where the full stream went, when it was spilled.
     pub spill: Option<SpillReport>,
+    /// Whether the output, not cut but changed by cleaning, ends with a
+    /// line naming the spill file (unless it names it already, as the
+    /// binary summary does): its fold and squeeze markers name raw lines
+    /// of that file.
+    pub(crate) spill_note: bool,
     /// What `--format` made of it.
     pub format: FormatReport,
     /// How it is rendered: as the plan it was capped by says, so that

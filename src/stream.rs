@@ -328,10 +328,9 @@ impl Capping {
         // the output names it (a cut marker, a shortened document's header,
         // a binary summary, a fold marker's lines) or is not the input byte
         // for byte: cleaning changed it, and nothing may be lost for good.
-        let pointed_to = shown.cut.is_some()
-            || shortened
-            || self.stage.names_spill()
-            || (cleaned && !document_taken);
+        let changed_whole = shown.cut.is_none() && cleaned && !document_taken;
+        let pointed_to =
+            shown.cut.is_some() || shortened || self.stage.names_spill() || changed_whole;
         let spill_facts = SpillFacts {
             omitted_lines: shown
                 .cut
@@ -379,6 +378,7 @@ impl Capping {
             cleaned,
             redacted: self.stage.redactions(),
             chars,
+            spill_note: changed_whole && spill.is_some() && !self.stage.names_spill(),
             spill,
             format,
             look: self.look,

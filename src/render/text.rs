@@ -133,7 +133,8 @@ pub(crate) fn write_stream(
         return out.write_all(b"\n");
     }
     let Some(cut) = &report.cut else {
-        return out.write_all(head);
+        out.write_all(head)?;
+        return write_spill_note(out, report, layout);
     };
     if let Some(verifiers) = layout.style.verifiers {
         return write_verifiers(out, report, head, verifiers);
@@ -540,6 +541,53 @@ fn write_codex_marker(
     }
 }
 
+/// After an output that was not cut but that cleaning changed, a line in
+/// the marker's words naming the spill file that its fold and squeeze
+/// markers' `lines a-b` point into, so that nothing is lost for good:
+/// `[... cleaned: {raw} raw bytes became {n} bytes; full output in PATH
+/// ...]`. Not with `--marker` (the user's words only) nor in a peer's
+/// style.
+fn write_spill_note(
+    out: &mut impl Write,
+    report: &StreamReport,
+    layout: &Layout,
+) -> io::Result<()> {
+    let style = layout.style;
+    if !report.spill_note
+        || style.marker.is_some()
+        || style.codex.is_some()
+        || style.verifiers.is_some()
+    {
+        return Ok(());
+    }
+    if report.head.last().is_some_and(|&b| b != b'\n') {
+        out.write_all(b"\n")?;
+    }
+    write!(
+        out,
+        "[... cleaned: {} raw bytes became {} bytes",
+        report.raw_bytes, report.bytes
+    )?;
+    write_spill_place(out, report.spill.as_ref())?;
+    out.write_all(b" ...]\n")
+}
+
+/// `; full output in PATH` (or why it was not saved).
+fn write_spill_place(out: &mut impl Write, spill: Option<&SpillReport>) -> io::Result<()> {
+    match spill {
+        None => {}
+        Some(SpillReport::Saved { path, .. }) => {
+            out.write_all(b"; full output in ")?;
+            out.write_all(&escape_for_marker(path.as_os_str().as_bytes()))?;
+        }
+        Some(SpillReport::NotSaved(reason)) => {
+            out.write_all(b"; full output not saved: ")?;
+            out.write_all(&escape_for_marker(reason.to_string().as_bytes()))?;
+        }
+    }
+    Ok(())
+}
+
 fn write_marker(
     out: &mut impl Write,
     gap: &Gap,
@@ -553,17 +601,7 @@ fn write_marker(
     if let FormatReport::Diff(diff) = format {
         diff_summary(out, diff)?;
     }
-    match spill {
-        None => {}
-        Some(SpillReport::Saved { path, .. }) => {
-            out.write_all(b"; full output in ")?;
-            out.write_all(&escape_for_marker(path.as_os_str().as_bytes()))?;
-        }
-        Some(SpillReport::NotSaved(reason)) => {
-            out.write_all(b"; full output not saved: ")?;
-            out.write_all(&escape_for_marker(reason.to_string().as_bytes()))?;
-        }
-    }
+    write_spill_place(out, spill)?;
     // Errors first, as they were served; `matching` alone as before
     // there were classes.
     let others = gap.hidden_matches - gap.hidden_errors;
@@ -694,6 +732,7 @@ mod tests {
             redacted: None,
             chars: None,
             spill,
+            spill_note: false,
             format: FormatReport::Text,
             look: crate::report::Look::default(),
         }

@@ -1109,6 +1109,35 @@ fn marker(
     out
 }
 
+/// An output not cut: B, and "when cleaning changed it and a spill file
+/// holds the input, a last line `[... cleaned: {raw} raw bytes became {n}
+/// bytes; full output in PATH ...]`, unless it names the file already (the
+/// binary summary)", on a line of its own.
+#[allow(non_snake_case)] // B as in the guide
+fn whole_output(raw: &[u8], B: &[u8], spec: &CleanSpec) -> Vec<u8> {
+    let mut out = B.to_vec();
+    let Some(path) = spec.core.spill.as_deref() else {
+        return out;
+    };
+    let summarised = spec.binary_summary && binary_summary(raw, Some(path)).is_some();
+    if B == raw || summarised {
+        return out;
+    }
+    if out.last().is_some_and(|&byte| byte != b'\n') {
+        out.push(b'\n');
+    }
+    let note = format!(
+        "[... cleaned: {} raw bytes became {} bytes",
+        raw.len(),
+        B.len()
+    );
+    out.extend_from_slice(note.as_bytes());
+    out.extend_from_slice(b"; full output in ");
+    out.extend_from_slice(path);
+    out.extend_from_slice(b" ...]\n");
+    out
+}
+
 /// Exactly the bytes toolcap prints for the raw input `raw` under `spec`
 /// (filter mode, without `--live`): the core contract of `model.rs` applied
 /// to the cleaned stream B, with the `Cleaned:` header line, and with one
@@ -1123,7 +1152,7 @@ pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
     // cut one gives K from the budget before the cuts": "floor(K·H/(H+T))
     // from the head, the rest from the tail".
     if expected_cuts(B, &spec.core).is_none() {
-        return B.clone();
+        return whole_output(raw, B, spec);
     }
     let mut core = spec.core.clone();
     if spec.keeping() {
@@ -1135,7 +1164,7 @@ pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
         core.tail -= share - from_head;
     }
     let Some(cuts) = expected_cuts(B, &core) else {
-        return B.clone();
+        return whole_output(raw, B, spec);
     };
     let (h, t) = stream.out_of_own(cuts.h, cuts.t);
 

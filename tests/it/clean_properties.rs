@@ -204,15 +204,18 @@ fn clean_spec() -> impl Strategy<Value = CleanSpec> {
         .prop_map(
             |(core, flags, max_line, keep, keep_errors, keep_context, keep_max, fold_patterns)| {
                 let [binary_summary, strip_ansi, collapse_cr, utf8, squeeze, fold] = flags;
-                // The binary summary and fold markers name the spill file or
-                // its lines inside the cleaned stream, before the library's
-                // report can be given a path: the library cannot express
-                // both, the binary runs test them.
+                // The binary summary and the fold and squeeze markers name
+                // the spill file or its lines inside the cleaned stream, and
+                // an output that any cleaning changed ends with a line naming
+                // it when it is not cut, before the library's report can be
+                // given a path: the library cannot express those, the binary
+                // runs test them.
                 // So do the kept lines' markers, whose length the keep
                 // share pays for.
                 let keeping = !keep.is_empty() || keep_errors;
+                let cleaning = flags.iter().any(|&on| on) || max_line.is_some();
                 let core = Spec {
-                    spill: core.spill.filter(|_| !binary_summary && !fold && !keeping),
+                    spill: core.spill.filter(|_| !cleaning && !keeping),
                     ..core
                 };
                 // "--keep-max ... exceeds the budget" is a usage error.
@@ -292,7 +295,8 @@ proptest! {
 /// What the budget holds of an output (GUIDE.md, "Options": `--max`):
 /// everything but the header lines and the blank line after them, and one
 /// cut marker line (the longest here, with the `\n` that ends a head cut
-/// mid-line, which belongs to the marker line).
+/// mid-line, which belongs to the marker line) or the line naming the
+/// spill file of an output not cut.
 fn content_len(output: &[u8], header: bool) -> usize {
     let body = match output.strip_prefix(b"Warning: truncated output") {
         Some(_) if header => {
@@ -308,7 +312,10 @@ fn content_len(output: &[u8], header: bool) -> usize {
         .split_inclusive(|&byte| byte == b'\n')
         .filter(|line| {
             let line = line.strip_prefix(b"\x1b[0m").unwrap_or(line);
-            line.starts_with(b"[... ") && line.windows(16).any(|w| w == b" bytes truncated")
+            // One cut marker, or the note that names the spill file of an
+            // output that was not cut.
+            line.starts_with(b"[... cleaned: ")
+                || line.starts_with(b"[... ") && line.windows(16).any(|w| w == b" bytes truncated")
         })
         .map(|line| line.len() + 1)
         .max()

@@ -1,5 +1,5 @@
 //! The spill store (`--spill-dir`, `--store`, `TOOLCAP_SPILL_DIR`): a
-//! private file only for a cut output, concurrent runs, ids and the
+//! private file only for an output not shown as it came, concurrent runs, ids and the
 //! manifest, `--show`/`--summary`/`--list`, retention, store commands that
 //! create nothing, stores that are refused, and failures that leave
 //! nothing behind.
@@ -522,6 +522,47 @@ fn spill_dir_keeps_a_private_file_only_when_truncated() {
         output.stdout,
         truncated(500, 100, &input[..10], &marker, &input[490..])
     );
+}
+
+/// Issue 21: "Folded lines are lost for good": a test run whose folded
+/// output fits keeps its entry, and the output names it.
+#[test]
+fn a_folded_output_that_fits_keeps_and_names_its_file() {
+    let root = TempDir::new("spill-dir-folded");
+    let dir = root.join("store");
+    let mut input = b"collected 3000 items\n".to_vec();
+    for case in 0..3000 {
+        input.extend_from_slice(format!("test_x.py::test_case[{case}] PASSED\n").as_bytes());
+    }
+    input.extend_from_slice(b"=== 3000 passed in 4.50s ===\n");
+    let output = toolcap()
+        .args(["--clean", "--max", "2k", "--spill-dir"])
+        .arg(&dir)
+        .write_stdin(input.clone())
+        .output()
+        .expect("run toolcap");
+    assert!(output.status.success());
+    let files = stored_outputs(&dir);
+    assert_eq!(files.len(), 1, "the entry is kept");
+    assert_eq!(std::fs::read(&files[0]).expect("read the entry"), input);
+    let folded = "[... 2998 similar lines folded (lines 3-3000) ...]\n";
+    let shown = format!(
+        "collected 3000 items\ntest_x.py::test_case[0] PASSED\n{folded}\
+         test_x.py::test_case[2999] PASSED\n=== 3000 passed in 4.50s ===\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!(
+            "{shown}[... cleaned: {} raw bytes became {} bytes; full output in {} ...]\n",
+            input.len(),
+            shown.len(),
+            files[0].display()
+        )
+    );
+    // `sed -n '3,3000p'` of the entry is what the marker stands for.
+    let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
+    assert!(lines[2].starts_with(b"test_x.py::test_case[1] "));
+    assert!(lines[2999].starts_with(b"test_x.py::test_case[2998] "));
 }
 
 #[test]
