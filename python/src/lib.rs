@@ -103,7 +103,7 @@ fn read(name: &str, accepts: Accepts, value: &Bound<'_, PyAny>) -> PyResult<Valu
 }
 
 /// An option's value as the command line reads it: an int in decimal, a
-/// str, bytes or a path as they are. The command line's parser judges it.
+/// str, bytes or a path as they are. The option's parser judges it.
 fn word(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
     if value.is_instance_of::<PyBool>() {
         return Err(expected(name, "an int or a str", value));
