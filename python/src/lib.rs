@@ -3,9 +3,10 @@
 //! over the toolcap library, and `main`, the
 //! command line itself, which the package's `toolcap` command runs.
 //!
-//! Options arrive as keyword arguments, are spelled as the command line's
-//! long options (each found in its registry of options) and parsed by the
-//! command line's own parser: they mean what they mean there, and a bad one
+//! Options arrive as keyword arguments, each found in the command line's
+//! registry of options, read into the value its entry accepts and applied
+//! through the same update as the command line's option, its value judged
+//! by the same parser: they mean what they mean there, and a bad one
 //! raises ValueError with the command line's message. A result carries the
 //! `--json` report, read back from what toolcap renders, so that its schema
 //! is written once (in toolcap's `render/json.rs`). Capping, and waiting on
@@ -26,45 +27,9 @@ use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PySlice, PyString,
 };
-use toolcap::cli::{Function, Spelling, Value, spelled};
+use toolcap::cli::{Accepts, Function, Named, Value, named};
 use toolcap::run::{ChildExit, Config, Mode, Report};
 use toolcap::store::StoreTarget;
-
-/// The keyword arguments of a shape of their own, each standing for one of
-/// two options or for one negated; every other keyword is the long option
-/// of the same name (`_` for `-`), found in the command line's registry of
-/// options (`toolcap::cli::keyword`), whose entry says which functions take
-/// it: an option the command line gains needs no code here (only its line
-/// in `_toolcap.pyi`).
-#[derive(Clone, Copy)]
-enum Shape {
-    /// `header`: false is `--no-header`, a str is `--header=TEMPLATE`.
-    Header,
-    /// `store`: true is `--store`, a path is `--spill-dir=PATH`.
-    Store,
-    /// `status` (`run` only): false is `--no-status`.
-    Status,
-}
-
-/// What a keyword argument stands for.
-#[derive(Clone, Copy)]
-enum Keyword {
-    Shaped(Shape),
-    /// The long option of the same name.
-    Long(Spelling),
-}
-
-/// The keywords of a shape of their own, and the functions that take each
-/// (`show`'s own `store` argument comes first).
-const SHAPED: &[(&str, Shape, &[Function])] = &[
-    (
-        "header",
-        Shape::Header,
-        &[Function::Cap, Function::Run, Function::Show],
-    ),
-    ("store", Shape::Store, &[Function::Cap, Function::Run]),
-    ("status", Shape::Status, &[Function::Run]),
-];
 
 /// Code points of a str encoded and capped at a time: a large str is never
 /// copied whole, and the GIL is released for each piece. Small enough that
@@ -73,118 +38,72 @@ const SHAPED: &[(&str, Shape, &[Function])] = &[
 /// (each freshly mapped and page-faulted), 80 ms as one `encode()`.
 const STR_PIECE: usize = 1 << 16;
 
-/// The command-line arguments for the keyword arguments `options` of
-/// `function`, named `function_name`.
+/// The options the keyword arguments `options` of `function`, named
+/// `function_name`, give: each keyword is found in the command line's
+/// registry of options (`toolcap::cli::keyword`), whose entry says which
+/// functions take it and what it accepts, so that an option the command
+/// line gains needs no code here (only its line in `_toolcap.pyi`).
 fn arguments(
     function_name: &str,
     options: Option<&Bound<'_, PyDict>>,
     function: Function,
-) -> PyResult<Vec<OsString>> {
-    let mut argv = vec![OsString::from("toolcap")];
+) -> PyResult<Vec<(Named, Value)>> {
+    let mut given = Vec::new();
     let Some(options) = options else {
-        return Ok(argv);
+        return Ok(given);
     };
     for (name, value) in options.iter() {
         let name: String = name.extract()?;
-        let shaped = SHAPED
-            .iter()
-            .find(|(known, _, functions)| *known == name && functions.contains(&function));
-        let keyword = match shaped {
-            Some((_, shape, _)) => Some(Keyword::Shaped(*shape)),
-            None => toolcap::cli::keyword(&name, function).map(Keyword::Long),
-        }
-        .ok_or_else(|| {
+        let option = toolcap::cli::keyword(&name, function).ok_or_else(|| {
             PyTypeError::new_err(format!(
                 "{function_name}() got an unexpected keyword argument '{name}'"
             ))
         })?;
         if !value.is_none() {
-            spell(&mut argv, &name, keyword, &value)?;
+            given.push((option, read(&name, option.accepts(), &value)?));
         }
     }
-    Ok(argv)
+    Ok(given)
 }
 
-/// Appends the arguments that say `name=value`.
-fn spell(
-    argv: &mut Vec<OsString>,
-    name: &str,
-    keyword: Keyword,
-    value: &Bound<'_, PyAny>,
-) -> PyResult<()> {
-    let option = match keyword {
-        Keyword::Shaped(shape) => return spell_shaped(argv, name, shape, value),
-        Keyword::Long(option) => option,
-    };
-    match option.takes() {
-        None => {
-            if boolean(name, value)? {
-                argv.push(option.switch());
-            }
-        }
-        Some((_, true)) => {
-            if value.is_instance_of::<PyString>() {
-                argv.push(option.with_value(&value.extract::<OsString>()?));
-            } else {
-                for item in value
-                    .try_iter()
-                    .map_err(|_| expected(name, "a str or a sequence of str", value))?
-                {
-                    let item = item?;
-                    if !item.is_instance_of::<PyString>() {
-                        return Err(expected(name, "a str or a sequence of str", &item));
-                    }
-                    argv.push(option.with_value(&item.extract::<OsString>()?));
+/// The keyword argument `name=value`, as the value its option accepts.
+fn read(name: &str, accepts: Accepts, value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    Ok(match accepts {
+        Accepts::Switch => Value::Bool(boolean(name, value)?),
+        Accepts::Word => Value::Word(word(name, value)?),
+        Accepts::Path => Value::Word(os_value(name, value)?),
+        Accepts::Duration => Value::Word(duration(name, value)?),
+        Accepts::Words if value.is_instance_of::<PyString>() => Value::Word(value.extract()?),
+        Accepts::Words => {
+            let mut words = Vec::new();
+            for item in value
+                .try_iter()
+                .map_err(|_| expected(name, "a str or a sequence of str", value))?
+            {
+                let item = item?;
+                if !item.is_instance_of::<PyString>() {
+                    return Err(expected(name, "a str or a sequence of str", &item));
                 }
+                words.push(item.extract()?);
             }
+            Value::Words(words)
         }
-        Some((Value::Word, false)) => argv.push(option.with_value(&word(name, value)?)),
-        Some((Value::Path, false)) => argv.push(option.with_value(&os_value(name, value)?)),
-        Some((Value::Duration, false)) => argv.push(option.with_value(&duration(name, value)?)),
-    }
-    Ok(())
-}
-
-/// Appends the arguments that say `name=value` for a keyword of a shape of
-/// its own.
-fn spell_shaped(
-    argv: &mut Vec<OsString>,
-    name: &str,
-    shape: Shape,
-    value: &Bound<'_, PyAny>,
-) -> PyResult<()> {
-    match shape {
-        Shape::Header => {
-            if value.is_instance_of::<PyBool>() {
-                if !value.is_truthy()? {
-                    argv.push(spelled::NO_HEADER.switch());
-                }
-            } else if value.is_instance_of::<PyString>() {
-                argv.push(spelled::HEADER.with_value(&value.extract::<OsString>()?));
-            } else {
-                return Err(expected(name, "a bool or a template str", value));
-            }
+        Accepts::SwitchOrTemplate if value.is_instance_of::<PyBool>() => {
+            Value::Bool(value.is_truthy()?)
         }
-        Shape::Store => {
-            if value.is_instance_of::<PyBool>() {
-                if value.is_truthy()? {
-                    argv.push(spelled::STORE.switch());
-                }
-            } else {
-                argv.push(spelled::SPILL_DIR.with_value(&os_value(name, value)?));
-            }
+        Accepts::SwitchOrTemplate if value.is_instance_of::<PyString>() => {
+            Value::Word(value.extract()?)
         }
-        Shape::Status => {
-            if !boolean(name, value)? {
-                argv.push(spelled::NO_STATUS.switch());
-            }
+        Accepts::SwitchOrTemplate => return Err(expected(name, "a bool or a template str", value)),
+        Accepts::SwitchOrPath if value.is_instance_of::<PyBool>() => {
+            Value::Bool(value.is_truthy()?)
         }
-    }
-    Ok(())
+        Accepts::SwitchOrPath => Value::Word(os_value(name, value)?),
+    })
 }
 
 /// An option's value as the command line reads it: an int in decimal, a
-/// str, bytes or a path as they are. The command line's parser judges it.
+/// str, bytes or a path as they are. The option's parser judges it.
 fn word(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OsString> {
     if value.is_instance_of::<PyBool>() {
         return Err(expected(name, "an int or a str", value));
@@ -272,9 +191,9 @@ fn expected(name: &str, what: &str, value: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!("{name} must be {what}, not {type_name}"))
 }
 
-/// The run the command line would make of `argv`.
-fn parse(argv: Vec<OsString>) -> PyResult<Config> {
-    toolcap::cli::config(argv).map_err(PyValueError::new_err)
+/// The run the command line would make of the options `options`.
+fn configure(options: Vec<(Named, Value)>) -> PyResult<Config> {
+    toolcap::cli::config(options).map_err(PyValueError::new_err)
 }
 
 /// toolcap's errors as Python's: a usage error or a refused store is a
@@ -629,7 +548,7 @@ fn cap(
     data: &Bound<'_, PyAny>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<CapResult>> {
-    let config = parse(arguments("cap", options, Function::Cap)?)?;
+    let config = configure(arguments("cap", options, Function::Cap)?)?;
     // Judged before the capper opens a spill file, which refused data
     // must leave untouched.
     let data = payload(py, data)?;
@@ -665,7 +584,7 @@ impl Capper {
     #[new]
     #[pyo3(signature = (**options))]
     fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Capper> {
-        let config = parse(arguments("Capper", options, Function::Cap)?)?;
+        let config = configure(arguments("Capper", options, Function::Cap)?)?;
         let capper = py
             .detach(|| toolcap::Capper::for_run(&config))
             .map_err(error)?;
@@ -721,25 +640,26 @@ fn run(
     // Asked before anything starts, so that a wrong object is a TypeError
     // now rather than an error in the middle of the run.
     let cancel = cancel.map(cancel_flag).transpose()?;
-    let mut argv = arguments("run", options, Function::Run)?;
+    let mut options = arguments("run", options, Function::Run)?;
     // The command runs in its own process group, where reading a terminal
     // would stop it: its stdin is `input`, or nothing.
-    argv.push(spelled::NO_STDIN.switch());
+    options.push((named::NO_STDIN, Value::Bool(true)));
     if cmd.is_instance_of::<PyString>() {
         let command = without_nul("cmd", cmd.extract::<OsString>()?)?;
-        argv.push(spelled::COMMAND.with_value(&command));
+        options.push((named::COMMAND, Value::Word(command)));
     } else if cmd.is_instance_of::<PyBytes>() {
         return Err(expected("cmd", "a str or a sequence of arguments", cmd));
     } else {
-        argv.push("--".into());
         let words = cmd
             .try_iter()
             .map_err(|_| expected("cmd", "a str or a sequence of arguments", cmd))?;
+        let mut program = Vec::new();
         for (index, word) in words.enumerate() {
-            argv.push(os_value(&format!("cmd[{index}]"), &word?)?);
+            program.push(os_value(&format!("cmd[{index}]"), &word?)?);
         }
+        options.push((named::PROGRAM, Value::Words(program)));
     }
-    let mut config = parse(argv)?;
+    let mut config = configure(options)?;
     let Mode::Wrap(wrap) = &mut config.mode else {
         return Err(PyRuntimeError::new_err(
             "the command line did not make a command of cmd",
@@ -888,8 +808,7 @@ fn store_dir(function: &str, store: Option<&Bound<'_, PyAny>>) -> PyResult<PathB
 /// as `--summary ID --redact` redacts them), checked by the command line's
 /// parser.
 fn redaction(function: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<toolcap::Options> {
-    let argv = arguments(function, options, Function::Listing)?;
-    Ok(parse(argv)?.options)
+    Ok(configure(arguments(function, options, Function::Listing)?)?.options)
 }
 
 /// The line `toolcap --summary ID` prints, for an output of the store.
@@ -923,22 +842,23 @@ fn show(
 ) -> PyResult<Py<CapResult>> {
     // Its view is never spilled, and applies no profile: the registry
     // leaves out what `--show` refuses.
-    let mut argv = arguments("show", options, Function::Show)?;
+    let mut options = arguments("show", options, Function::Show)?;
     if !id.is_instance_of::<PyString>() {
         return Err(expected("id", "a str", id));
     }
-    argv.push(spelled::SHOW.with_value(&word("id", id)?));
+    options.push((named::SHOW, Value::Word(word("id", id)?)));
     for (name, option, value) in [
-        ("lines", spelled::LINES, lines),
-        ("grep", spelled::GREP, grep),
-        ("context", spelled::CONTEXT, context),
+        ("lines", named::LINES, lines),
+        ("grep", named::GREP, grep),
+        ("context", named::CONTEXT, context),
     ] {
         if let Some(value) = value.filter(|value| !value.is_none()) {
-            argv.push(option.with_value(&word(name, value)?));
+            options.push((option, Value::Word(word(name, value)?)));
         }
     }
-    argv.push(spelled::SPILL_DIR.with_value(store_dir("show", store)?.as_os_str()));
-    let config = parse(argv)?;
+    let store = store_dir("show", store)?.into_os_string();
+    options.push((named::SPILL_DIR, Value::Word(store)));
+    let config = configure(options)?;
     let view = py.detach(|| toolcap::store::show(&config)).map_err(error)?;
     let fields = json_dict(py, &view.rendered.json)?;
     Py::new(py, CapResult::new(py, &view.rendered.output, fields))

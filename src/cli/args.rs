@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, ArgMatches};
 
-use super::draft::{Agent, Draft};
+use super::draft::{Agent, Draft, Given};
 use super::profile;
 use super::registry::{self, Flag, Group};
 use crate::config::{Config, Mode, StoreCommand};
@@ -220,24 +220,37 @@ fn unexpected_hint(argv: &[OsString]) -> Option<String> {
     Some(format!("'{}' is a program: {hint}", name.to_string_lossy()))
 }
 
+/// What `toolcap` says of `toolcap --` with nothing after it, which would
+/// read stdin and hang on a terminal.
+pub(super) const NO_PROGRAM: &str = "no program after '--': give one, as in 'toolcap -- make test'";
+
 pub(crate) fn parse_from(
     argv: impl IntoIterator<Item = OsString>,
     env: impl Fn(&str) -> Option<OsString>,
 ) -> Result<Config, Stop> {
     let argv: Vec<OsString> = argv.into_iter().collect();
-    let (matches, draft) = parse_args(&argv)?;
-    // `toolcap --` alone would read stdin and hang on a terminal: what
-    // follows `--` is the program, and there is none.
+    let given = parse_args(&argv)?;
+    let draft = given.draft().map_err(Stop::Usage)?;
+    // What follows `--` is the program, and there is none.
     let dangling_separator = argv.last().is_some_and(|last| last == "--");
     if draft.program.is_empty() && draft.command.is_none() && dangling_separator {
-        return Err(Stop::Usage(
-            "no program after '--': give one, as in 'toolcap -- make test'".into(),
-        ));
+        return Err(Stop::Usage(NO_PROGRAM.into()));
     }
+    configure(&given, draft, env)
+}
+
+/// The `Config` the options `given` make, `draft` being what they fill:
+/// the command line's, once clap has read them, and a caller's
+/// ([`super::config`]) alike.
+pub(super) fn configure(
+    given: &Given,
+    draft: Draft,
+    env: impl Fn(&str) -> Option<OsString>,
+) -> Result<Config, Stop> {
     if draft.profiles {
         return Err(profile::listing(&env).map_or_else(Stop::Usage, Stop::Print));
     }
-    if let Some(command) = hook_command(&draft, &matches, &env)? {
+    if let Some(command) = hook_command(&draft, given, &env)? {
         return Err(Stop::Hook(command));
     }
     if draft.list_profiles {
@@ -246,21 +259,21 @@ pub(crate) fn parse_from(
     let choice = draft.profile.clone();
     let config = draft.into_config(&env).map_err(Stop::Usage)?;
     if let Mode::Store(store_command) = &config.mode {
-        refuse_unapplied(store_command, &matches).map_err(Stop::Usage)?;
+        refuse_unapplied(store_command, given).map_err(Stop::Usage)?;
     }
     match choice {
         None => Ok(config),
-        Some(choice) => profile::apply(&choice, config, &matches, &env).map_err(Stop::Usage),
+        Some(choice) => profile::apply(&choice, config, given, &env).map_err(Stop::Usage),
     }
 }
 
-/// Refuses an option given on the command line that the store command does
+/// Refuses an option given that the store command does
 /// not apply, naming it (issue 21): `--list`, `--summary` and `--prune` take
 /// only the store (`--prune` its retention too, `--list` and `--summary`
 /// `--redact` for the commands they print, issue 25); `--show` takes what
 /// its capped view applies. An option from the environment (TOOLCAP_MAX) is
 /// a default, not a request, and is not refused.
-fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Result<(), String> {
+fn refuse_unapplied(store_command: &StoreCommand, given: &Given) -> Result<(), String> {
     let (command, takes) = match store_command {
         StoreCommand::List => (&registry::LIST, "--store or --spill-dir DIR"),
         StoreCommand::Summary { .. } => (&registry::SUMMARY, "--store or --spill-dir DIR"),
@@ -286,7 +299,7 @@ fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Resul
     // FILEs and a program are refused before, with their own message.
     let refused = registry::FLAGS
         .iter()
-        .find(|flag| flag.group != Group::Input && flag.given(matches) && !applies(flag));
+        .find(|flag| flag.group != Group::Input && given.has(flag) && !applies(flag));
     match refused {
         Some(flag) => Err(format!(
             "{} does not apply to {}, which takes only {takes}",
@@ -303,7 +316,7 @@ fn refuse_unapplied(store_command: &StoreCommand, matches: &ArgMatches) -> Resul
 /// one fixed line).
 fn hook_command(
     draft: &Draft,
-    matches: &ArgMatches,
+    given: &Given,
     env: &dyn Fn(&str) -> Option<OsString>,
 ) -> Result<Option<hook::Command>, Stop> {
     let settings_given = draft.settings.is_some() || draft.project;
@@ -319,7 +332,7 @@ fn hook_command(
     };
     let other = registry::FLAGS
         .iter()
-        .find(|flag| flag.group != Group::Hook && flag.given(matches));
+        .find(|flag| flag.group != Group::Hook && given.has(flag));
     if let Some(flag) = other {
         return Err(Stop::Usage(format!(
             "the hook commands take no other option (got '{}'): the hook's options come from \
@@ -411,8 +424,8 @@ fn hook_options(env: &dyn Fn(&str) -> Option<OsString>) -> Result<hook::Rewrite,
     }
 }
 
-/// The arguments as clap reads them, and the draft their updates fill.
-fn parse_args(argv: &[OsString]) -> Result<(ArgMatches, Draft), Stop> {
+/// The arguments as clap reads them.
+fn parse_args(argv: &[OsString]) -> Result<Given, Stop> {
     let matches: ArgMatches = command().try_get_matches_from(argv).map_err(|err| {
         if err.use_stderr() {
             Stop::Usage(one_line(&err))
@@ -420,9 +433,7 @@ fn parse_args(argv: &[OsString]) -> Result<(ArgMatches, Draft), Stop> {
             Stop::Info(err)
         }
     })?;
-    let mut draft = Draft::default();
-    draft.apply_matches(&matches).map_err(Stop::Usage)?;
-    Ok((matches, draft))
+    Ok(Given::from_matches(&matches))
 }
 
 /// clap's error as one line: its first line without `error: `, the
@@ -609,6 +620,50 @@ mod tests {
             ),
         ] {
             assert_eq!(config(args).unwrap_err(), expected, "{args:?}");
+        }
+    }
+
+    /// A caller's options ([`crate::cli::config`]) are refused as the same
+    /// options on the command line are, with the same message: a value
+    /// its option's parser refuses (not UTF-8, none of a choice's names),
+    /// options clap refuses together, in the order given.
+    #[test]
+    fn a_callers_options_are_refused_as_the_command_lines() {
+        use crate::cli::{Function, Value, keyword};
+        use std::os::unix::ffi::OsStringExt;
+        let not_utf8 = || OsString::from_vec(b"a\xff".to_vec());
+        let cases: [&[(&str, OsString)]; 9] = [
+            &[("max", "1.5k".into())],
+            &[("max", "".into())],
+            &[("max", not_utf8())],
+            &[("cut", "lnes".into())],
+            &[("style", "fancy".into())],
+            &[("max", "100".into()), ("tokens", "10".into())],
+            &[("tokens", "10".into()), ("max", "100".into())],
+            &[
+                ("max", "1".into()),
+                ("tokens", "2".into()),
+                ("chars", "3".into()),
+            ],
+            &[("spill", "".into())],
+        ];
+        for options in cases {
+            let mut argv = vec![OsString::from("toolcap")];
+            for (name, value) in options {
+                let mut word = OsString::from(format!("--{name}="));
+                word.push(value);
+                argv.push(word);
+            }
+            let expected = parse_from(argv, |_| None).err().map(|stop| match stop {
+                Stop::Usage(message) => message,
+                _ => panic!("not a usage error"),
+            });
+            let named = options.iter().map(|(name, value)| {
+                let named = keyword(name, Function::Cap).unwrap();
+                (named, Value::Word(value.clone()))
+            });
+            assert_eq!(crate::cli::config(named).err(), expected, "{options:?}");
+            assert!(expected.is_some(), "{options:?}");
         }
     }
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 use clap::ArgMatches;
 
 use super::profile;
-use super::registry;
+use super::registry::{self, Flag, Parsed};
 use crate::config::{Config, Grep, Mode, StderrMode, StoreCommand, WrapConfig};
 use crate::measure::Tokenizer;
 use crate::options::{Binary, Options, Style};
@@ -54,6 +54,89 @@ pub(crate) enum StderrChoice {
 pub(crate) enum Agent {
     /// Claude Code: a PreToolUse hook for its Bash tool.
     ClaudeCode,
+}
+
+/// The options given, each with its values in the order given: the
+/// command line's (read off clap's matches) or a caller's (the Python
+/// keywords, [`Named`](registry::Named)), before they fill a [`Draft`].
+#[derive(Debug, Default)]
+pub(crate) struct Given(Vec<(&'static Flag, Parsed)>);
+
+impl Given {
+    /// What the command line `matches` reads gave each option.
+    pub(crate) fn from_matches(matches: &ArgMatches) -> Given {
+        let mut given = Given::default();
+        for flag in registry::FLAGS {
+            for value in flag.parsed(matches) {
+                given.push(flag, value);
+            }
+        }
+        given
+    }
+
+    pub(crate) fn push(&mut self, flag: &'static Flag, value: Parsed) {
+        self.0.push((flag, value));
+    }
+
+    /// Whether `flag` was given.
+    pub(crate) fn has(&self, flag: &Flag) -> bool {
+        self.0.iter().any(|(given, _)| *given == flag)
+    }
+
+    /// Applies each option's values to `draft`, the options in the
+    /// registry's order (as the command line's are), each one's values in
+    /// the order given.
+    pub(crate) fn apply(&self, draft: &mut Draft) -> Result<(), String> {
+        for flag in registry::FLAGS {
+            for (_, value) in self.0.iter().filter(|(given, _)| given == flag) {
+                flag.apply(value.clone(), draft)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The draft the options fill.
+    pub(crate) fn draft(&self) -> Result<Draft, String> {
+        let mut draft = Draft::default();
+        self.apply(&mut draft)?;
+        Ok(draft)
+    }
+
+    /// What clap refuses of a command line's options given together, for
+    /// a caller's, said as clap says it: the first option given that
+    /// another given one conflicts with, and every such other (clap has
+    /// judged the command line's already).
+    pub(crate) fn refuse_conflicts(&self) -> Result<(), String> {
+        let mut present: Vec<&'static Flag> = Vec::new();
+        for (flag, _) in &self.0 {
+            if !present.contains(flag) {
+                present.push(flag);
+            }
+        }
+        for flag in &present {
+            let others: Vec<String> = present
+                .iter()
+                .filter(|other| {
+                    other.id != flag.id
+                        && (flag.parse.conflicts.contains(&other.id)
+                            || other.parse.conflicts.contains(&flag.id)
+                            || (flag.parse.in_group.is_some()
+                                && flag.parse.in_group == other.parse.in_group))
+                })
+                .map(|other| other.shown())
+                .collect();
+            let with = match others.as_slice() {
+                [] => continue,
+                [other] => format!(" '{other}'"),
+                others => format!(": {}", others.join(", ")),
+            };
+            return Err(format!(
+                "the argument '{}' cannot be used with{with}",
+                flag.shown()
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The options as given, before they make a [`Config`]. Each field is one
@@ -111,16 +194,6 @@ impl Draft {
     /// One of [`Options`]' setters, for the updates.
     pub(crate) fn set<T>(&mut self, setter: fn(Options, T) -> Options, value: T) {
         self.options = setter(std::mem::take(&mut self.options), value);
-    }
-
-    /// Applies what the command line `matches` reads gave each option.
-    pub(crate) fn apply_matches(&mut self, matches: &ArgMatches) -> Result<(), String> {
-        for flag in registry::FLAGS {
-            for value in flag.parsed(matches) {
-                flag.apply(value, self)?;
-            }
-        }
-        Ok(())
     }
 
     /// The configuration the options make, with the environment's

@@ -8,7 +8,7 @@ mod draft;
 mod profile;
 mod registry;
 
-pub use registry::{Function, Spelling, Value, keyword, spelled};
+pub use registry::{Accepts, Function, Named, Value, keyword, named};
 // The grammars of the values the command line reads, for the fuzz targets.
 pub use crate::size::{parse_count, parse_duration, parse_size, parse_size_or_percent};
 
@@ -148,19 +148,28 @@ fn on_path(name: &OsStr) -> bool {
     })
 }
 
-/// The [`Config`](crate::run::Config) the command line makes of `argv`
-/// (`argv[0]` first), reading nothing from the environment but `HOME`,
+/// The [`Config`](crate::run::Config) the command line makes of the
+/// options `options` (each named by [`keyword`] or [`named`], in the order
+/// given), reading nothing from the environment but `HOME`,
 /// `XDG_CACHE_HOME` (where the default store is) and `XDG_CONFIG_HOME`
-/// (where profiles.toml is): for the Python package, which takes its
-/// options in the command line's words so that they mean the same and are
-/// refused with the same message. Help, version and `--profiles` are
-/// refused too.
-pub fn config(argv: impl IntoIterator<Item = OsString>) -> Result<crate::run::Config, String> {
+/// (where profiles.toml is): for the Python package, whose keywords fill
+/// the draft through the same updates as the command line's options, so
+/// that they mean the same and are refused with the same message. Help,
+/// version and `--profiles` are refused.
+pub fn config(
+    options: impl IntoIterator<Item = (Named, Value)>,
+) -> Result<crate::run::Config, String> {
     let env = |name: &str| match name {
         "HOME" | "XDG_CACHE_HOME" | "XDG_CONFIG_HOME" => std::env::var_os(name),
         _ => None,
     };
-    args::parse_from(argv, env).map_err(|stop| match stop {
+    let mut given = draft::Given::default();
+    for (named, value) in options {
+        named.give(value, &mut given)?;
+    }
+    given.refuse_conflicts()?;
+    let draft = given.draft()?;
+    args::configure(&given, draft, env).map_err(|stop| match stop {
         args::Stop::Usage(message) => message,
         args::Stop::Info(_) | args::Stop::Print(_) | args::Stop::Hook(_) => {
             "help, version, --profiles and the hook commands are for the command line".into()

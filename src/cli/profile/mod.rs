@@ -20,10 +20,10 @@ mod program;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{ArgMatches, Command};
+use clap::Command;
 use regex::RegexBuilder;
 
-use super::draft::Draft;
+use super::draft::{Draft, Given};
 use super::registry::{self, Flag, Group, Parsed, Takes};
 
 use crate::run::{Config, InputProfile, Mode, ProfileChoice};
@@ -427,14 +427,14 @@ pub(super) fn names(env: &dyn Fn(&str) -> Option<OsString>) -> String {
     out
 }
 
-/// `config` (made of the command line whose matches are `user`) with the
+/// `config` (made of the options `user` gave) with the
 /// profile `choice` applied: its options' updates before the user's, so
 /// that the user's replace them. `none`, and store commands, change
 /// nothing.
 pub(super) fn apply(
     choice: &Choice,
     config: Config,
-    user: &ArgMatches,
+    user: &Given,
     env: &dyn Fn(&str) -> Option<OsString>,
 ) -> Result<Config, String> {
     if *choice == Choice::None || matches!(config.mode, Mode::Store(_)) {
@@ -444,7 +444,7 @@ pub(super) fn apply(
     let command = super::args::command();
     let with = |profile: &Profile, wrap: bool| -> Result<Config, String> {
         let options = profile.options(&command)?;
-        let given = |flag: &Flag| flag.given(user);
+        let given = |flag: &Flag| user.has(flag);
         let kept: Vec<&ProfileOption> = options
             .iter()
             .filter(|option| {
@@ -464,7 +464,7 @@ pub(super) fn apply(
         let merged = |chosen: &[&ProfileOption]| {
             refuse_conflicts(chosen, user)?;
             let mut draft = draft_of(chosen)?;
-            draft.apply_matches(user)?;
+            user.apply(&mut draft)?;
             draft.into_config(env)
         };
         let mut config = merged(&kept).map_err(in_profile)?;
@@ -533,11 +533,11 @@ fn draft_of(options: &[&ProfileOption]) -> Result<Draft, String> {
 /// What clap refuses of two options given together, when one is the
 /// profile's and the other the user's: said as clap says it, the
 /// profile's first, as it comes first.
-fn refuse_conflicts(chosen: &[&ProfileOption], user: &ArgMatches) -> Result<(), String> {
+fn refuse_conflicts(chosen: &[&ProfileOption], user: &Given) -> Result<(), String> {
     for option in chosen {
         let flag = option.flag;
         let conflict = registry::FLAGS.iter().find(|other| {
-            other.given(user)
+            user.has(other)
                 && (flag.parse.conflicts.contains(&other.id)
                     || other.parse.conflicts.contains(&flag.id))
         });

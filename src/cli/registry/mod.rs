@@ -18,7 +18,7 @@ use clap::builder::{OsStringValueParser, PossibleValue, PossibleValuesParser};
 use clap::builder::{TypedValueParser, ValueParser};
 use clap::{Arg, ArgAction, ArgMatches};
 
-use super::draft::{Agent, Draft, Lines, StderrChoice, parse_lines};
+use super::draft::{Agent, Draft, Given, Lines, StderrChoice, parse_lines};
 use crate::cut::CutMode;
 use crate::format::Format;
 use crate::measure::Tokenizer;
@@ -320,6 +320,13 @@ impl Kind {
     }
 }
 
+/// clap's message for a value that is not UTF-8, of an option that reads
+/// text.
+fn not_utf8() -> String {
+    let kind = clap::error::ErrorKind::InvalidUtf8;
+    kind.as_str().unwrap_or("invalid UTF-8").to_string()
+}
+
 /// A path that is not empty, for an option that writes there: clap's own
 /// parser would say no value was given.
 fn non_empty_path(path: OsString) -> Result<PathBuf, String> {
@@ -543,16 +550,11 @@ impl Flag {
         arg
     }
 
-    /// Whether it was given on the command line `matches` reads (not only
-    /// defaulted).
-    pub(super) fn given(&self, matches: &ArgMatches) -> bool {
-        matches.value_source(self.id) == Some(clap::parser::ValueSource::CommandLine)
-    }
-
     /// What the command line `matches` reads gave it, in order: nothing if
-    /// it was not given, one [`Parsed::Switch`] for a switch.
+    /// it was not given (only defaulted), one [`Parsed::Switch`] for a
+    /// switch.
     pub(super) fn parsed(&self, matches: &ArgMatches) -> Vec<Parsed> {
-        if !self.given(matches) {
+        if matches.value_source(self.id) != Some(clap::parser::ValueSource::CommandLine) {
             return Vec::new();
         }
         match self.takes {
@@ -567,6 +569,51 @@ impl Flag {
         match self.takes {
             Takes::Nothing => Err(format!("{} takes no value", self.name())),
             Takes::One(kind) | Takes::Repeated(kind) => kind.parse(word),
+        }
+    }
+
+    /// Its value as a caller hands it over (a Python keyword's), parsed
+    /// as the command line parses `--LONG=VALUE`, with the command line's
+    /// message (clap's, for a value that is not UTF-8 or not one of a
+    /// choice's names).
+    pub(super) fn read(&self, value: &OsStr) -> Result<Parsed, String> {
+        let kind = match self.takes {
+            Takes::Nothing => return Err(format!("{} takes no value", self.name())),
+            Takes::One(kind) | Takes::Repeated(kind) => kind,
+        };
+        let parsed = match kind {
+            Kind::Os => Ok(Parsed::Os(value.to_owned())),
+            Kind::Path => non_empty_path(value.to_owned()).map(Parsed::Path),
+            Kind::Files => Ok(Parsed::Path(value.into())),
+            _ => match value.to_str() {
+                Some(word) => kind.parse(word),
+                None => return Err(not_utf8()),
+            },
+        };
+        parsed.map_err(|reason| match kind {
+            Kind::Choice(choices) => self.not_a_choice(choices, value),
+            _ => format!(
+                "invalid value '{}' for '{}': {reason}",
+                value.to_string_lossy(),
+                self.shown()
+            ),
+        })
+    }
+
+    /// clap's message for `value`, which is none of `choices`' names: its
+    /// own words, with the names it may have meant.
+    fn not_a_choice(&self, choices: &'static [Choice], value: &OsStr) -> String {
+        let mut command = super::args::command();
+        command.build();
+        let arg = command.get_arguments().find(|arg| arg.get_id() == self.id);
+        match Choices(choices).parse_ref(&command, arg, value) {
+            Err(err) => super::args::one_line(&err),
+            // Not reached: the names are the same.
+            Ok(_) => format!(
+                "invalid value '{}' for '{}'",
+                value.to_string_lossy(),
+                self.shown()
+            ),
         }
     }
 
@@ -585,7 +632,7 @@ impl Flag {
 /// argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Keyword {
-    /// None: it has no keyword, or one of another shape ([`spelled`]).
+    /// None: it has no keyword, or one of a shape of its own ([`SHAPED`]).
     No,
     /// `cap`, `Capper` and `run` (and `show`, as its view's options).
     Cap,
@@ -611,77 +658,139 @@ pub(super) fn of_group(group: Group) -> impl Iterator<Item = &'static Flag> {
         .filter(move |flag| flag.group == group)
 }
 
-/// What an option's value is, as a caller that is not a command line
-/// spells it (the parser of each option judges it then).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// A word: a number, a SIZE, a name, a pattern, a template.
-    Word,
-    /// A path, handed to the OS.
-    Path,
-    /// A DURATION.
-    Duration,
-}
-
-impl Kind {
-    /// How the Python package spells a value of this kind.
-    fn spelled(self) -> Value {
-        match self {
-            Kind::Path | Kind::Files => Value::Path,
-            Kind::Duration => Value::Duration,
-            _ => Value::Word,
-        }
-    }
-}
-
-/// An option of the command line, for a caller that spells options as
-/// the command line's words (the Python package): it names the option
-/// through its entry, and the command line's parser judges the value.
+/// An option as a caller that is not a command line names it (a Python
+/// keyword argument, or what a Python function's own arguments stand
+/// for): an entry of the registry, or a keyword of a shape of its own,
+/// which stands for one of two entries or for one negated.
 #[derive(Clone, Copy, Debug)]
-pub struct Spelling(&'static Flag);
+pub struct Named(Target);
 
-impl Spelling {
-    /// What it takes: `None` for a switch, else its value and whether it
-    /// may be given several times.
-    pub fn takes(&self) -> Option<(Value, bool)> {
-        match self.0.takes {
-            Takes::Nothing => None,
-            Takes::One(kind) => Some((kind.spelled(), false)),
-            Takes::Repeated(kind) => Some((kind.spelled(), true)),
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// The entry itself.
+    Flag(&'static Flag),
+    /// `header`: false is `--no-header`, a template is `--header`.
+    Header,
+    /// `store`: true is `--store`, a path is `--spill-dir`.
+    Store,
+    /// `status`: false is `--no-status`.
+    Status,
+}
+
+/// What a [`Named`] option takes from its caller, as [`Value`]s: the
+/// caller reads its own types into one of them, and the option's parser
+/// then judges the value as the command line's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accepts {
+    /// A [`Value::Bool`].
+    Switch,
+    /// A [`Value::Word`]: a number, a SIZE, a name, a pattern, a template.
+    Word,
+    /// A [`Value::Word`] that is a path, handed to the OS.
+    Path,
+    /// A [`Value::Word`] that is a DURATION.
+    Duration,
+    /// A [`Value::Word`] or [`Value::Words`]: each a value of its own
+    /// (`--keep`, given once for each).
+    Words,
+    /// A [`Value::Bool`] or a template [`Value::Word`] (`header`).
+    SwitchOrTemplate,
+    /// A [`Value::Bool`] or a path [`Value::Word`] (`store`).
+    SwitchOrPath,
+}
+
+/// A value given to a [`Named`] option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Bool(bool),
+    /// A value as the command line would read it after `--LONG=`.
+    Word(OsString),
+    Words(Vec<OsString>),
+}
+
+/// The keywords of a shape of their own, and the functions that take each.
+const SHAPED: &[(&str, Target, &[Function])] = &[
+    (
+        "header",
+        Target::Header,
+        &[Function::Cap, Function::Run, Function::Show],
+    ),
+    ("store", Target::Store, &[Function::Cap, Function::Run]),
+    ("status", Target::Status, &[Function::Run]),
+];
+
+impl Named {
+    /// What it takes.
+    pub fn accepts(&self) -> Accepts {
+        match self.0 {
+            Target::Flag(flag) => match flag.takes {
+                Takes::Nothing => Accepts::Switch,
+                Takes::Repeated(_) => Accepts::Words,
+                Takes::One(Kind::Path | Kind::Files) => Accepts::Path,
+                Takes::One(Kind::Duration) => Accepts::Duration,
+                Takes::One(_) => Accepts::Word,
+            },
+            Target::Header => Accepts::SwitchOrTemplate,
+            Target::Store => Accepts::SwitchOrPath,
+            Target::Status => Accepts::Switch,
         }
     }
 
-    /// The word that gives a switch: `--LONG`.
-    pub fn switch(&self) -> OsString {
-        OsString::from(self.0.name())
-    }
-
-    /// The word that gives it `value`: `--LONG=VALUE`.
-    pub fn with_value(&self, value: &OsStr) -> OsString {
-        let mut word = self.switch();
-        word.push("=");
-        word.push(value);
-        word
+    /// Adds what `value` gives it to `given`, each value parsed by its
+    /// entry's parser and refused with the command line's message; a
+    /// switch given false (or, negated, true) adds nothing.
+    pub(super) fn give(self, value: Value, given: &mut Given) -> Result<(), String> {
+        let switch = |flag: &'static Flag, on: bool, given: &mut Given| {
+            if on {
+                given.push(flag, Parsed::Switch);
+            }
+        };
+        match (self.0, value) {
+            (Target::Flag(flag), Value::Bool(on)) if flag.takes == Takes::Nothing => {
+                switch(flag, on, given)
+            }
+            (Target::Flag(flag), Value::Word(word)) if flag.takes != Takes::Nothing => {
+                given.push(flag, flag.read(&word)?)
+            }
+            (Target::Flag(flag), Value::Words(words))
+                if matches!(flag.takes, Takes::Repeated(_)) =>
+            {
+                // `toolcap --` with nothing after it.
+                if words.is_empty() && *flag == PROGRAM {
+                    return Err(super::args::NO_PROGRAM.into());
+                }
+                for word in words {
+                    given.push(flag, flag.read(&word)?);
+                }
+            }
+            (Target::Header, Value::Bool(on)) => switch(&NO_HEADER, !on, given),
+            (Target::Header, Value::Word(template)) => given.push(&HEADER, HEADER.read(&template)?),
+            (Target::Store, Value::Bool(on)) => switch(&STORE, on, given),
+            (Target::Store, Value::Word(dir)) => given.push(&SPILL_DIR, SPILL_DIR.read(&dir)?),
+            (Target::Status, Value::Bool(on)) => switch(&NO_STATUS, !on, given),
+            (target, value) => {
+                return Err(format!(
+                    "{target:?}: {value:?} is a value of the wrong type for it (a bug in toolcap)"
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
-/// The options a caller spells in a shape of its own (Python's
-/// `header=False` is `--no-header`, `store=PATH` is `--spill-dir=PATH`), or
-/// gives as arguments of their own (`show`'s `lines`).
-pub mod spelled {
-    use super::Spelling;
+/// What a caller names that is no keyword: what `run`'s command and its
+/// stdin, and `show`'s own arguments and store, stand for.
+pub mod named {
+    use super::{Named, Target};
 
-    pub const HEADER: Spelling = Spelling(&super::HEADER);
-    pub const NO_HEADER: Spelling = Spelling(&super::NO_HEADER);
-    pub const STORE: Spelling = Spelling(&super::STORE);
-    pub const SPILL_DIR: Spelling = Spelling(&super::SPILL_DIR);
-    pub const NO_STATUS: Spelling = Spelling(&super::NO_STATUS);
-    pub const NO_STDIN: Spelling = Spelling(&super::NO_STDIN);
-    pub const COMMAND: Spelling = Spelling(&super::COMMAND);
-    pub const SHOW: Spelling = Spelling(&super::SHOW);
-    pub const LINES: Spelling = Spelling(&super::LINES);
-    pub const GREP: Spelling = Spelling(&super::GREP);
-    pub const CONTEXT: Spelling = Spelling(&super::CONTEXT);
+    pub const COMMAND: Named = Named(Target::Flag(&super::COMMAND));
+    pub const PROGRAM: Named = Named(Target::Flag(&super::PROGRAM));
+    pub const NO_STDIN: Named = Named(Target::Flag(&super::NO_STDIN));
+    pub const SHOW: Named = Named(Target::Flag(&super::SHOW));
+    pub const LINES: Named = Named(Target::Flag(&super::LINES));
+    pub const GREP: Named = Named(Target::Flag(&super::GREP));
+    pub const CONTEXT: Named = Named(Target::Flag(&super::CONTEXT));
+    pub const SPILL_DIR: Named = Named(Target::Flag(&super::SPILL_DIR));
 }
 
 /// The Python package's functions that take options as keyword arguments.
@@ -698,9 +807,13 @@ pub enum Function {
     Listing,
 }
 
-/// The option the keyword argument `name` of `function` names: the long
-/// option of the same name, `_` for `-`, if `function` takes it.
-pub fn keyword(name: &str, function: Function) -> Option<Spelling> {
+/// The option the keyword argument `name` of `function` names: one of a
+/// shape of its own, or the long option of the same name, `_` for `-`, if
+/// `function` takes it.
+pub fn keyword(name: &str, function: Function) -> Option<Named> {
+    if let Some((_, target, functions)) = SHAPED.iter().find(|(known, ..)| *known == name) {
+        return functions.contains(&function).then_some(Named(*target));
+    }
     if name.contains('-') {
         return None;
     }
@@ -712,7 +825,7 @@ pub fn keyword(name: &str, function: Function) -> Option<Spelling> {
         (Keyword::Cap, _) => true,
         (Keyword::Run, _) => function == Function::Run,
     };
-    takes.then_some(Spelling(flag))
+    takes.then_some(Named(Target::Flag(flag)))
 }
 
 #[cfg(test)]
@@ -738,12 +851,13 @@ mod tests {
         }
     }
 
-    /// A keyword is the long option of the same name with `_` for `-`,
-    /// if the functions take it.
+    /// A keyword is one of a shape of its own, or the long option of the
+    /// same name with `_` for `-`, if the functions take it.
     #[test]
     fn keywords_are_long_options() {
-        let long = |name: &str, function: Function| {
-            keyword(name, function).map(|option| option.switch().into_string().unwrap())
+        let long = |name: &str, function: Function| match keyword(name, function)?.0 {
+            Target::Flag(flag) => Some(flag.name()),
+            shaped => Some(format!("{shaped:?}")),
         };
         let strip_ansi = long("strip_ansi", Function::Cap);
         assert_eq!(strip_ansi.as_deref(), Some("--strip-ansi"));
@@ -754,20 +868,53 @@ mod tests {
         assert_eq!(long("shell", Function::Run), None);
         // The view is never spilled and applies no profile.
         assert_eq!(long("max", Function::Show).as_deref(), Some("--max"));
-        for name in ["spill", "retain", "retain_size", "profile", "timeout"] {
+        for name in [
+            "spill",
+            "retain",
+            "retain_size",
+            "profile",
+            "timeout",
+            "store",
+        ] {
             assert_eq!(long(name, Function::Show), None, "{name}");
         }
         let redact_pattern = long("redact_pattern", Function::Listing);
         assert_eq!(redact_pattern.as_deref(), Some("--redact-pattern"));
         assert_eq!(long("max", Function::Listing), None);
-        assert_eq!(
-            keyword("keep", Function::Cap).and_then(|option| option.takes()),
-            Some((Value::Word, true))
+        assert_eq!(long("header", Function::Show).as_deref(), Some("Header"));
+        assert_eq!(long("status", Function::Cap), None);
+        let accepts = |name| keyword(name, Function::Run).map(|named| named.accepts());
+        assert_eq!(accepts("keep"), Some(Accepts::Words));
+        assert_eq!(accepts("timeout"), Some(Accepts::Duration));
+        assert_eq!(accepts("spill"), Some(Accepts::Path));
+        assert_eq!(accepts("store"), Some(Accepts::SwitchOrPath));
+        assert_eq!(accepts("status"), Some(Accepts::Switch));
+    }
+
+    /// A keyword of a shape of its own gives the entry it stands for, or
+    /// nothing.
+    #[test]
+    fn shaped_keywords_give_their_entries() {
+        let given = |name: &str, value: Value| {
+            let mut given = Given::default();
+            let named = keyword(name, Function::Run).unwrap();
+            named.give(value, &mut given).map(|()| given)
+        };
+        let store = given("store", Value::Word("d".into())).unwrap();
+        assert!(store.has(&SPILL_DIR) && !store.has(&STORE));
+        assert!(given("store", Value::Bool(true)).unwrap().has(&STORE));
+        assert!(!given("store", Value::Bool(false)).unwrap().has(&STORE));
+        assert!(given("header", Value::Bool(false)).unwrap().has(&NO_HEADER));
+        assert!(!given("header", Value::Bool(true)).unwrap().has(&NO_HEADER));
+        assert!(
+            given("header", Value::Word("x".into()))
+                .unwrap()
+                .has(&HEADER)
         );
-        assert_eq!(
-            spelled::SPILL_DIR.with_value(OsStr::new("d")),
-            OsString::from("--spill-dir=d")
-        );
+        assert!(given("status", Value::Bool(false)).unwrap().has(&NO_STATUS));
+        assert!(!given("status", Value::Bool(true)).unwrap().has(&NO_STATUS));
+        assert!(given("status", Value::Word("x".into())).is_err());
+        assert!(given("keep", Value::Bool(true)).is_err());
     }
 
     /// A value of each entry's kind, as its parser makes one.
