@@ -300,9 +300,10 @@ impl Capping {
         let marker_len =
             |bytes, first, last| text::marker_len(style, spill_note.as_ref(), bytes, first, last);
         let boundaries = self.format.as_mut().and_then(|format| format.boundaries());
+        let reprinted = self.format.as_ref().map_or(0, |format| format.reprinted());
         let Captured { shown, totals } =
             self.capper
-                .finish(printed, &marker_len, boundaries.as_deref());
+                .finish(printed, &marker_len, boundaries.as_deref(), reprinted);
         let raw_bytes = if self.stage.is_empty() {
             totals.counters.bytes()
         } else {

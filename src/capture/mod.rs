@@ -372,7 +372,9 @@ impl Capper {
     /// `printed` bytes that `--live` already printed, and with record
     /// `boundaries` (sorted offsets) each cut moves to one when it can.
     /// `marker_len` is the length of a gap's marker line from its bytes and
-    /// raw lines, for the kept lines' share of the budget.
+    /// raw lines, for the kept lines' share of the budget; a cut stream
+    /// leaves room for the `reprinted` bytes the format prints between
+    /// head and tail.
     ///
     /// 1. The totals, and the bytes the buffers hold (one buffer when
     ///    they met).
@@ -386,6 +388,7 @@ impl Capper {
         printed: usize,
         marker_len: &dyn Fn(u64, u64, u64) -> u64,
         boundaries: Option<&[u64]>,
+        reprinted: u64,
     ) -> Captured {
         let line_limit_end = self.head.line_limit_end();
         let totals = Totals {
@@ -401,7 +404,9 @@ impl Capper {
         }
         let boundaries = boundaries.map(|sorted| Boundaries { sorted });
         let kept = held.kept(&totals.counters, line_limit_end, &self.own);
-        let (h, t) = cut::decide(&kept, &self.budget, printed as u64, boundaries.as_ref());
+        let mut budget = self.budget;
+        budget.give(reprinted);
+        let (h, t) = cut::decide(&kept, &budget, printed as u64, boundaries.as_ref());
         if held.joined && h >= t {
             // Real tokens: each part counted on its own, head and tail can
             // hold all of B although B counts more than the budget.
@@ -549,7 +554,7 @@ mod tests {
     fn capture(input: &[u8], budget: Budget) -> Captured {
         let mut capper = Capper::new(budget, None);
         capper.push(input);
-        capper.finish(0, &|_, _, _| 0, None)
+        capper.finish(0, &|_, _, _| 0, None, 0)
     }
 
     fn bytes(head: u64, tail: u64) -> Budget {
@@ -677,7 +682,7 @@ mod tests {
                 proptest::prop_assert!(settled.len() >= printed);
                 printed = settled.len();
             }
-            let live = live.finish(printed, &|_, _, _| 0, None);
+            let live = live.finish(printed, &|_, _, _| 0, None, 0);
             let whole = capture(input, budget);
             proptest::prop_assert!(live.shown.head.len() >= printed);
             proptest::prop_assert_eq!(live.shown.cut, whole.shown.cut);

@@ -66,6 +66,11 @@ impl Reading for Csv {
         Some(starts.offsets())
     }
 
+    /// The header row, which ends where the second row starts.
+    fn reprinted(&self) -> u64 {
+        self.starts.head.first().map_or(0, |event| event.offset)
+    }
+
     fn finish(self: Box<Self>, capped: Capped<'_>) -> Verdict {
         let header_row = capped.cut.and_then(|cut| self.header_row(cut, capped.head));
         Verdict::Capped(FormatReport::Csv(CsvReport { header_row }))

@@ -134,6 +134,14 @@ pub(crate) trait Reading: Send {
         None
     }
 
+    /// At most how many bytes the format prints between the head and the
+    /// tail of a cut stream (CSV's header row, repeated), which the cut
+    /// leaves room for within the budget; called after
+    /// [`boundaries`](Reading::boundaries).
+    fn reprinted(&self) -> u64 {
+        0
+    }
+
     /// What the format makes of the capped stream.
     fn finish(self: Box<Self>, capped: Capped<'_>) -> Verdict;
 }

@@ -187,7 +187,7 @@ pub(crate) fn write_stream(
         }
     }
     if let FormatReport::Csv(csv) = &report.format {
-        // The header row makes the tail self-describing; outside the budget.
+        // The header row makes the tail self-describing; the cut left room for it.
         if let Some(row) = &csv.header_row {
             out.write_all(row)?;
         }
