@@ -65,7 +65,7 @@ fn escaped(bytes: &[u8]) -> String {
 
 /// Generated input, shown escaped when proptest reports a minimal case.
 #[derive(Clone)]
-struct Bytes(Vec<u8>);
+pub(crate) struct Bytes(Vec<u8>);
 
 impl std::fmt::Debug for Bytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -148,7 +148,7 @@ const PIECES: &[(usize, &[u8])] = &[
 /// Bytes that make the cleaning rules matter: up to 100 pieces. (A
 /// `prop_oneof!` of the pieces took 19 s per 1,000 inputs in a debug
 /// build; a weighted table through `select` takes a fraction of that.)
-fn input() -> impl Strategy<Value = Bytes> {
+pub(crate) fn input() -> impl Strategy<Value = Bytes> {
     let table: Vec<&'static [u8]> = PIECES
         .iter()
         .flat_map(|&(weight, piece)| std::iter::repeat_n(piece, weight))
@@ -188,7 +188,7 @@ fn fold_patterns() -> impl Strategy<Value = Vec<String>> {
     prop::collection::vec(pattern, 0..3)
 }
 
-fn clean_spec() -> impl Strategy<Value = CleanSpec> {
+pub(crate) fn clean_spec() -> impl Strategy<Value = CleanSpec> {
     (
         crate::properties::spec(),
         prop::array::uniform6(any::<bool>()),

@@ -22,6 +22,7 @@ mod interrupt;
 mod json_report;
 mod live;
 mod model;
+mod nothing_lost;
 mod profiles;
 mod program;
 mod properties;
