@@ -16,11 +16,12 @@
 //!
 //! 26. `--collapse-cr`: a line's text (without its `\n` or `\r\n`) is cut
 //!     at every bare `\r` into frames; what remains is the last frame with
-//!     text in it (a byte other than a backspace, ambiguity 27), so each `\r` that "more text follows" discards everything
-//!     before it, and a trailing `\r` (or a run of them) keeps the frame
-//!     before it. The bare `\r` bytes themselves never remain, trailing
-//!     ones included: "keeps the last frame drawn" is read as keeping the
-//!     frame, not the `\r` (a demanding user wants `50%`, not `50%\r`).
+//!     text in it (a byte other than a backspace, ambiguity 27), so each
+//!     `\r` that "more text follows" discards everything before it, and a
+//!     trailing `\r` (or a run of them) keeps the frame before it. The bare
+//!     `\r` bytes themselves never remain, trailing ones included: "keeps
+//!     the last frame drawn" is read as keeping the frame, not the `\r` (a
+//!     demanding user wants `50%`, not `50%\r`).
 //! 27. `--collapse-cr`, backspace: settled by the guide, "a backspace is
 //!     not text: it only moves the cursor back", so "a\r\b" keeps "a", as
 //!     a terminal shows it. (The guide first left it open, and this model

@@ -269,7 +269,10 @@ fn marker_counts(output: &[u8]) -> Vec<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(1500), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(1500),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn cleaned_and_kept_runs_match_the_model(
@@ -324,7 +327,10 @@ fn content_len(output: &[u8], header: bool) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(1000), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(1000),
+        ..ProptestConfig::default()
+    })]
 
     /// Issue 21: `--max` is the ceiling of the content, kept lines, their
     /// markers and the fold and squeeze markers included, whatever the
@@ -341,7 +347,10 @@ proptest! {
     /// spill file, whose path the markers name.
     #[test]
     fn the_content_fits_the_budget_with_a_spill_file(b in input(), spec in keeping_spec()) {
-        let spec = CleanSpec { core: Spec { spill: Some(b"/tmp/x".to_vec()), ..spec.core }, ..spec };
+        let spec = CleanSpec {
+            core: Spec { spill: Some(b"/tmp/x".to_vec()), ..spec.core },
+            ..spec
+        };
         let output = expected_output(&b, &spec);
         let budget = spec.core.head.saturating_add(spec.core.tail);
         let content = content_len(&output, spec.core.header) as u64;
@@ -407,7 +416,11 @@ proptest! {
     /// `Options::clean` is "`--strip-ansi --collapse-cr --squeeze --fold
     /// --binary summary --utf8`".
     #[test]
-    fn clean_means_its_six_transforms(b in input(), core in crate::properties::spec(), chunks in chunks()) {
+    fn clean_means_its_six_transforms(
+        b in input(),
+        core in crate::properties::spec(),
+        chunks in chunks(),
+    ) {
         let core = Spec { spill: None, ..core }; // as in clean_spec()
         let options = crate::spec_options::options(&core).clean();
         let output = render(
@@ -420,7 +433,10 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(500), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(500),
+        ..ProptestConfig::default()
+    })]
 
     /// Fold accounting: with a budget the input fits, the lines shown plus
     /// the counts in the fold markers are the lines of the stream cleaned
@@ -550,7 +566,10 @@ pub fn arguments(spec: &CleanSpec, spill: Option<&std::path::Path>) -> Vec<Strin
 
 proptest! {
     // Each case starts a process: fewer cases, the same model.
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(48), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(48),
+        ..ProptestConfig::default()
+    })]
 
     /// The command line means what the model means, end to end, and the
     /// spill file holds the raw input byte for byte, whatever cleaning did.
@@ -863,7 +882,11 @@ mod regressions {
             keep_context: 1,
             ..CleanSpec::new(Spec::new(25, 25))
         };
-        agrees(b"head\nerr a\nerr bbbbbbbbbbbbbbbb\nc\nd\nzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\ntail\n", &spec);
+        agrees(
+            b"head\nerr a\nerr bbbbbbbbbbbbbbbb\nc\nd\n\
+              zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\ntail\n",
+            &spec,
+        );
     }
 
     /// Implementation bug: "the whole lines of the cut middle B[h:t] that

@@ -83,7 +83,8 @@ fn diff_marker_of_a_folded_diff_u_counts_every_hunk_in_the_middle() {
          \n\
          --- a.txt\n\
          +++ b.txt\n\
-         [... 535 bytes truncated (lines 3-124): 3 hunks in 1 files: b.txt; full output in {} ...]\n\
+         [... 535 bytes truncated (lines 3-124): 3 hunks in 1 files: b.txt; \
+         full output in {} ...]\n\
          -item 190\n\
          +ITEM 170\n\
          [... 19 similar lines folded (lines 127-145) ...]\n\

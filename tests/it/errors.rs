@@ -96,7 +96,8 @@ fn stdout_closed_early_is_a_quiet_success_and_the_spill_is_complete() {
     let dir = TempDir::new("closed-stdout");
     let spill = dir.join("full");
     let script = format!(
-        "head -c 5000000 /dev/zero | tr '\\0' 'x' | fold -w 99 | {} --max 2M --spill {} | head -c 10",
+        "head -c 5000000 /dev/zero | tr '\\0' 'x' | fold -w 99 \
+         | {} --max 2M --spill {} | head -c 10",
         crate::common::BIN,
         spill.display()
     );
@@ -143,7 +144,8 @@ fn spill_failure_still_gives_the_capped_output() {
     for (spill, reason) in [
         (
             "/nonexistent/dir/spill",
-            "cannot create spill file '/nonexistent/dir/spill': No such file or directory (os error 2)",
+            "cannot create spill file '/nonexistent/dir/spill': \
+             No such file or directory (os error 2)",
         ),
         (
             "/dev/full",
@@ -444,8 +446,8 @@ fn every_size_duration_and_count_error_names_the_option_and_quotes_the_value_onc
     const SIZE: &str = "expected digits with an optional suffix b, k, kb, m, mb, g, gb (powers of \
                         1000) or ki, kib, mi, mib, gi, gib (powers of 1024), e.g. 10k or 4Mi";
     const COUNT: &str = "expected a whole number, e.g. 100";
-    const DURATION: &str = "expected digits with an optional unit ms, s, m or h (plain digits are seconds), e.g. \
-         500ms or 30s";
+    const DURATION: &str = "expected digits with an optional unit ms, s, m or h (plain digits \
+                            are seconds), e.g. 500ms or 30s";
     let part = format!("{SIZE}, or a percentage from 0% to 100%");
     let options = [
         ("--max", "SIZE", SIZE),

@@ -284,7 +284,8 @@ fn a_file_truncated_while_being_read_gives_what_was_read_and_a_warning() {
     assert_eq!(
         stderr,
         format!(
-            "toolcap: warning: '{}': it shrank to 1000 bytes while being read, after {read} bytes\n",
+            "toolcap: warning: '{}': it shrank to 1000 bytes while being read, \
+             after {read} bytes\n",
             file.display()
         )
     );

@@ -191,6 +191,8 @@ fn a_line_with_another_status_is_never_folded() {
     assert_condensed(
         &["--clean"],
         &ok,
-        "127.0.0.1 \"GET /x/0 HTTP/1.1\" 200 0\n[... 4 similar lines folded ...]\n127.0.0.1 \"GET /x/5 HTTP/1.1\" 200 5\n",
+        "127.0.0.1 \"GET /x/0 HTTP/1.1\" 200 0\n\
+         [... 4 similar lines folded ...]\n\
+         127.0.0.1 \"GET /x/5 HTTP/1.1\" 200 5\n",
     );
 }

@@ -132,9 +132,9 @@ fn json_examples_byte_for_byte() {
     ) + "\n";
     let expected = format!(
         "Warning: truncated output (original token count: {})\nTotal output lines: 1\n\n\
-         {{\"total\":100,\"users\":[{{\"id\":1,\"name\":\"user1\"}},\"[... 98 of 100 items truncated; \
-         objects with keys: id, name ...]\",{{\"id\":100,\"name\":\"user100\"}}],\
-         \"big\":12345678901234567890123.0e+5}}\n",
+         {{\"total\":100,\"users\":[{{\"id\":1,\"name\":\"user1\"}},\
+         \"[... 98 of 100 items truncated; objects with keys: id, name ...]\",\
+         {{\"id\":100,\"name\":\"user100\"}}],\"big\":12345678901234567890123.0e+5}}\n",
         input.len().div_ceil(4)
     );
     assert_output(
@@ -143,7 +143,10 @@ fn json_examples_byte_for_byte() {
         expected,
     );
     // Pretty in, pretty out; and --pretty on a compact input.
-    let pretty = "{\n  \"a\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18],\n  \"b\": {}\n}\n";
+    let pretty = concat!(
+        "{\n  \"a\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18],\n",
+        "  \"b\": {}\n}\n",
+    );
     let shortened =
         "{\n  \"a\": [\n    1,\n    \"[... 17 of 18 items truncated ...]\"\n  ],\n  \"b\": {}\n}\n";
     let header = "Warning: truncated output (original token count: 22)\nTotal output lines: 4\n\n";
@@ -282,7 +285,10 @@ fn json_value() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(64), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(64),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn json_random_documents_keep_their_promises(
@@ -302,7 +308,10 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(16), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(16),
+        ..ProptestConfig::default()
+    })]
 
     /// Budgets from 100 bytes to 1 MB, spread evenly on a log scale.
     #[test]
@@ -541,10 +550,16 @@ fn diff_real_git_diff_byte_for_byte_through_the_binary() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(200), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(200),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
-    fn diff_cuts_keep_hunks_whole_and_name_the_omitted_files(head in 0u64..8_000, tail in 0u64..8_000) {
+    fn diff_cuts_keep_hunks_whole_and_name_the_omitted_files(
+        head in 0u64..8_000,
+        tail in 0u64..8_000,
+    ) {
         if !require(Need::Git) {
             return Ok(());
         }
@@ -557,7 +572,10 @@ proptest! {
     /// `--fold` shortens nearly every hunk of this diff (its lines differ
     /// only in digits), `--squeeze` the runs of one line.
     #[test]
-    fn diff_cuts_of_a_cleaned_diff_land_on_hunks_and_count_them(head in 0u64..6_000, tail in 0u64..6_000) {
+    fn diff_cuts_of_a_cleaned_diff_land_on_hunks_and_count_them(
+        head in 0u64..6_000,
+        tail in 0u64..6_000,
+    ) {
         if !require(Need::Git) {
             return Ok(());
         }
@@ -737,7 +755,9 @@ fn formats_refuse_what_they_cannot_combine_with() {
 
 #[test]
 fn wrap_mode_shortens_the_commands_json_and_adds_the_status_line() {
-    let script = "printf '{\"items\": ['; i=0; while [ $i -lt 300 ]; do printf '%s, ' $i; i=$((i+1)); done; printf '300]}\\n'; exit 3";
+    let script = "printf '{\"items\": ['; \
+                  i=0; while [ $i -lt 300 ]; do printf '%s, ' $i; i=$((i+1)); done; \
+                  printf '300]}\\n'; exit 3";
     let out = toolcap()
         .args(["--format", "json", "--max", "100", "-c", script])
         .assert()
@@ -758,7 +778,8 @@ fn auto_applies_keep_and_lines_to_text_only() {
     let mut diff = String::new();
     for file in 0..20 {
         diff += &format!(
-            "diff --git a/f{file} b/f{file}\n--- a/f{file}\n+++ b/f{file}\n@@ -1 +1 @@\n-error {file}\n+fixed\n"
+            "diff --git a/f{file} b/f{file}\n--- a/f{file}\n+++ b/f{file}\n\
+             @@ -1 +1 @@\n-error {file}\n+fixed\n"
         );
     }
     let out = toolcap()
@@ -807,16 +828,26 @@ fn csv_table() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(300), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(300),
+        ..ProptestConfig::default()
+    })]
 
     /// Where the csv crate says rows start, the cuts land (when a row
     /// start lies within the budget), and the header row comes again
     /// before the tail.
     #[test]
-    fn csv_cuts_land_where_the_csv_crate_starts_rows(table in csv_table(), head in 0u64..400, tail in 0u64..400) {
+    fn csv_cuts_land_where_the_csv_crate_starts_rows(
+        table in csv_table(),
+        head in 0u64..400,
+        tail in 0u64..400,
+    ) {
         let input = table.as_bytes();
         let n = input.len() as u64;
-        let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(input);
         let starts: Vec<u64> = reader
             .byte_records()
             .map(|record| record.expect("valid CSV").position().expect("a position").byte())

@@ -153,10 +153,12 @@ fn the_hook_wraps_commands_and_leaves_alone_those_that_change_the_shell() {
 fn other_tools_background_calls_and_other_events_are_left_alone() {
     let dir = TempDir::new("hook-others");
     let inputs = [
-        json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/x"}}),
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Read",
+               "tool_input": {"file_path": "/x"}}),
         json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                "tool_input": {"command": "npm run dev", "run_in_background": true}}),
-        json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        json!({"hook_event_name": "PostToolUse", "tool_name": "Bash",
+               "tool_input": {"command": "ls"}}),
         json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"}),
         json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": 3}}),
     ];
@@ -186,8 +188,8 @@ fn bad_input_never_blocks_the_agent() {
         ),
         (
             "",
-            "toolcap: hook: the hook's input is not JSON: EOF while parsing a value at line 1 column \
-             0; the command runs as it was\n",
+            "toolcap: hook: the hook's input is not JSON: EOF while parsing a value \
+             at line 1 column 0; the command runs as it was\n",
         ),
     ] {
         hermetic(&dir)
@@ -208,7 +210,8 @@ fn bad_input_never_blocks_the_agent() {
         .code(0)
         .stdout("")
         .stderr(
-            "toolcap: hook: invalid hook options '--max ten': invalid value 'ten' for '--max <SIZE>': \
+            "toolcap: hook: invalid hook options '--max ten': \
+             invalid value 'ten' for '--max <SIZE>': \
              expected digits with an optional suffix b, k, kb, m, mb, g, gb \
              (powers of 1000) or ki, kib, mi, mib, gi, gib (powers of 1024), e.g. 10k or 4Mi; the \
              command runs as it was\n",
@@ -278,8 +281,8 @@ fn options_come_from_the_environment_then_profiles_toml() {
         .code(0)
         .stdout("")
         .stderr(format!(
-            "toolcap: hook: {}:2: key 'hook.decision': expected \"allow\" or \"ask\"; the command runs as it \
-             was\n",
+            "toolcap: hook: {}:2: key 'hook.decision': expected \"allow\" or \"ask\"; \
+             the command runs as it was\n",
             dir.join("config/toolcap/profiles.toml").display()
         ));
 }
@@ -398,20 +401,25 @@ fn a_long_output_is_capped_and_the_rest_is_in_the_store() {
 }
 
 /// A settings file as people have them: other settings, and hooks of
-/// their own, PreToolUse Bash ones included.
-const SETTINGS: &str = r#"{
+/// their own, PreToolUse Bash ones included. (Its two long lines are
+/// split in two pieces each, to stay within 100 columns here.)
+const SETTINGS: &str = concat!(
+    r#"{
   "model": "opus",
   "permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"]},
   "hooks": {
     "PreToolUse": [
-      {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/.claude/guard.sh", "timeout": 5}]},
+      {"matcher": "Bash", "hooks": [{"type": "command", "#,
+    r#""command": "~/.claude/guard.sh", "timeout": 5}]},
       {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "check-path"}]}
     ],
-    "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier --write"}]}]
+    "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "#,
+    r#""command": "prettier --write"}]}]
   },
   "env": {"Z": "1", "A": "2"}
 }
-"#;
+"#
+);
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).expect("settings")).expect("JSON")
@@ -439,7 +447,8 @@ fn install_then_uninstall_gives_back_the_settings_and_a_second_install_changes_n
     expected["hooks"]["PreToolUse"]
         .as_array_mut()
         .expect("array")
-        .push(json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "toolcap --hook claude-code"}]}));
+        .push(json!({"matcher": "Bash",
+                     "hooks": [{"type": "command", "command": "toolcap --hook claude-code"}]}));
     assert_eq!(installed, expected);
     // The keys keep their order.
     let text = std::fs::read_to_string(&settings).expect("settings");
@@ -488,7 +497,10 @@ fn install_finds_the_user_and_project_settings_and_follows_a_symlink() {
     let user = dir.join(".claude/settings.json");
     assert_eq!(
         read_json(&user),
-        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "toolcap --hook claude-code"}]}]}})
+        json!({"hooks": {"PreToolUse": [{
+            "matcher": "Bash",
+            "hooks": [{"type": "command", "command": "toolcap --hook claude-code"}]
+        }]}})
     );
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(
@@ -537,7 +549,8 @@ fn settings_that_are_not_json_are_left_as_they_are() {
         .code(1)
         .stdout("")
         .stderr(format!(
-            "toolcap: '{path}' is not JSON (trailing comma at line 1 column 9); it was left as it is\n"
+            "toolcap: '{path}' is not JSON (trailing comma at line 1 column 9); \
+             it was left as it is\n"
         ));
     assert_eq!(
         std::fs::read_to_string(&settings).expect("settings"),

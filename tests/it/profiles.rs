@@ -358,7 +358,8 @@ fn a_user_profile_replaces_a_built_in_and_adds_new_ones() {
         format!("\npytest ({file}:2, replaces the built-in)\n"),
         "  options --max 240\n          --keep '^MINE'\n".to_string(),
         format!(
-            "\nterraform ({file}:5)\n  match   terraform plan\n  detect  '^Terraform will perform'\n"
+            "\nterraform ({file}:5)\n  match   terraform plan\n  \
+             detect  '^Terraform will perform'\n"
         ),
         "\ncargo (built-in)\n".to_string(),
         "\nlisting (built-in)\n  match   ls, find, tree, du\n".to_string(),
@@ -732,8 +733,8 @@ fn auto_looks_at_every_command_of_a_chain_and_the_header_names_it() {
     let cargo = bin.join("cargo");
     std::fs::write(
         &cargo,
-        "#!/bin/sh\ni=0\nwhile [ $i -lt 40 ]; do printf '\\033[1mwarning\\033[0m: unused %s\\n' $i; \
-         i=$((i+1)); done\n",
+        "#!/bin/sh\ni=0\nwhile [ $i -lt 40 ]; do \
+         printf '\\033[1mwarning\\033[0m: unused %s\\n' $i; i=$((i+1)); done\n",
     )
     .unwrap();
     let mut permissions = std::fs::metadata(&cargo).unwrap().permissions();
@@ -915,7 +916,8 @@ fn the_completions_list_the_profiles_the_user_has() {
             .arg("-c")
             .arg(format!(
                 "source {script}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
-                 _toolcap toolcap \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+                 _toolcap toolcap \"${{COMP_WORDS[COMP_CWORD]}}\" \
+                 \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
                  echo \"${{COMPREPLY[*]}}\""
             ))
             .output()

@@ -74,7 +74,10 @@ pub fn spec() -> impl Strategy<Value = Spec> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(3000), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(3000),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn streaming_matches_the_model(b in input(), spec in spec(), chunk in 1usize..70) {
@@ -82,7 +85,11 @@ proptest! {
     }
 
     #[test]
-    fn cuts_keep_a_prefix_and_a_suffix_and_add_up(b in input(), spec in spec(), chunk in 1usize..70) {
+    fn cuts_keep_a_prefix_and_a_suffix_and_add_up(
+        b in input(),
+        spec in spec(),
+        chunk in 1usize..70,
+    ) {
         let report = streamed_report(&b, &spec, chunk);
         prop_assert_eq!(report.bytes, b.len() as u64);
         match report.cut {
@@ -113,7 +120,10 @@ proptest! {
 
 proptest! {
     // Each case starts a process: fewer cases, the same model.
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(64), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(64),
+        ..ProptestConfig::default()
+    })]
 
     /// The command line means what the model means: --head, --tail,
     /// --lines, --cut, --no-header and --spill, end to end, and the spill

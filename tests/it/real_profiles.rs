@@ -246,8 +246,14 @@ fn cargo_build_and_test_keep_every_error_and_panic() {
     // 400 tests, two of them panicking.
     let tests: String = (0..400)
         .map(|i| match i {
-            137 => format!("    #[test] fn case_{i}() {{ let v: Vec<u32> = Vec::new(); let _ = v[{i}]; }}\n"),
-            250 => format!("    #[test] fn case_{i}() {{ assert_eq!(1 + 1, 3, \"arithmetic in case {i}\"); }}\n"),
+            137 => format!(
+                "    #[test] fn case_{i}() {{ let v: Vec<u32> = Vec::new(); \
+                 let _ = v[{i}]; }}\n"
+            ),
+            250 => format!(
+                "    #[test] fn case_{i}() {{ \
+                 assert_eq!(1 + 1, 3, \"arithmetic in case {i}\"); }}\n"
+            ),
             _ => format!("    #[test] fn case_{i}() {{ assert!({i} < 1000); }}\n"),
         })
         .collect();

@@ -483,7 +483,8 @@ fn a_profile_can_ask_for_redaction() {
     std::fs::create_dir_all(dir.join("toolcap")).unwrap();
     std::fs::write(
         dir.join("toolcap/profiles.toml"),
-        "[profiles.deploy]\nmatch = [\"deploy\"]\nargs = [\"--redact\", \"--redact-pattern\", \"corp-[0-9]{6}\"]\n",
+        "[profiles.deploy]\nmatch = [\"deploy\"]\n\
+         args = [\"--redact\", \"--redact-pattern\", \"corp-[0-9]{6}\"]\n",
     )
     .unwrap();
     let output = toolcap()
@@ -576,7 +577,10 @@ fn random_body() -> impl Strategy<Value = String> {
 
 proptest! {
     // Each case starts two processes.
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(64), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(64),
+        ..ProptestConfig::default()
+    })]
 
     /// Planted among ordinary words, whatever the words around it and
     /// whatever the budget, no 8 bytes in a row of a secret survive.
@@ -595,11 +599,18 @@ proptest! {
             text.push('\n');
             secrets.push(example.secret);
         }
-        for args in [vec!["--redact", "--max", "1G"], vec!["--redact", "--clean", "--max", &max.to_string()]] {
+        for args in [
+            vec!["--redact", "--max", "1G"],
+            vec!["--redact", "--clean", "--max", &max.to_string()],
+        ] {
             let output = toolcap().args(&args).write_stdin(text.clone()).output().unwrap();
             prop_assert!(output.status.success());
             for secret in &secrets {
-                prop_assert!(survivors(&output.stdout, secret).is_none(), "{secret} in {}", String::from_utf8_lossy(&output.stdout));
+                prop_assert!(
+                    survivors(&output.stdout, secret).is_none(),
+                    "{secret} in {}",
+                    String::from_utf8_lossy(&output.stdout)
+                );
             }
         }
     }
@@ -607,7 +618,11 @@ proptest! {
     /// Text without secrets passes byte for byte.
     #[test]
     fn text_without_secrets_is_unchanged(text in benign_text()) {
-        let output = toolcap().args(["--redact", "--max", "1G"]).write_stdin(text.clone()).output().unwrap();
+        let output = toolcap()
+            .args(["--redact", "--max", "1G"])
+            .write_stdin(text.clone())
+            .output()
+            .unwrap();
         prop_assert_eq!(String::from_utf8_lossy(&output.stdout), text);
     }
 }
@@ -711,7 +726,14 @@ fn real_output_of_this_machine_is_left_alone() {
     if require(Need::Pytest) {
         std::fs::write(
             dir.join("test_auth.py"),
-            "def test_token_refresh():\n    assert True\n\ndef test_password_reset():\n    secret_name = 'db'\n    assert secret_name == 'x'\n",
+            concat!(
+                "def test_token_refresh():\n",
+                "    assert True\n",
+                "\n",
+                "def test_password_reset():\n",
+                "    secret_name = 'db'\n",
+                "    assert secret_name == 'x'\n",
+            ),
         )
         .unwrap();
         if let Some(run) = real_output(
@@ -734,7 +756,21 @@ fn real_output_of_this_machine_is_left_alone() {
     // pip install -v of a wheel made here, into a directory of its own.
     let wheel = dir.join("fake_pkg-1.0-py3-none-any.whl");
     let made = crate::common::command("python3")
-        .args(["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('fake_pkg/__init__.py', 'TOKEN_LIMIT = 5\\n')\n    z.writestr('fake_pkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: fake-pkg\\nVersion: 1.0\\n')\n    z.writestr('fake_pkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n    z.writestr('fake_pkg-1.0.dist-info/RECORD', '')\n", wheel.to_str().unwrap()])
+        .args([
+            "-c",
+            concat!(
+                "import sys, zipfile\n",
+                "with zipfile.ZipFile(sys.argv[1], 'w') as z:\n",
+                "    z.writestr('fake_pkg/__init__.py', 'TOKEN_LIMIT = 5\\n')\n",
+                "    z.writestr('fake_pkg-1.0.dist-info/METADATA', ",
+                "'Metadata-Version: 2.1\\nName: fake-pkg\\nVersion: 1.0\\n')\n",
+                "    z.writestr('fake_pkg-1.0.dist-info/WHEEL', ",
+                "'Wheel-Version: 1.0\\nGenerator: test\\n",
+                "Root-Is-Purelib: true\\nTag: py3-none-any\\n')\n",
+                "    z.writestr('fake_pkg-1.0.dist-info/RECORD', '')\n",
+            ),
+            wheel.to_str().unwrap(),
+        ])
         .status();
     if made.is_ok_and(|status| status.success()) {
         let into = dir.join("site");

@@ -205,12 +205,14 @@ fn show_with_a_budget_caps_and_its_marker_names_the_stored_lines() {
     let (store, id) = stored(&dir, &input);
     let path = format!("{store}/{id}.log");
     toolcap()
-        .args(["--spill-dir", &store, "--show", &id, "--lines", "501:600", "--max", "60", "--no-header"])
+        .args(["--spill-dir", &store, "--show", &id])
+        .args(["--lines", "501:600", "--max", "60", "--no-header"])
         .assert()
         .success()
         .stdout(format!(
-            "line 501\nline 502\nline 503\n[... 846 bytes truncated (lines 504-597); full output in \
-             {path} ...]\nline 598\nline 599\nline 600\n"
+            "line 501\nline 502\nline 503\n\
+             [... 846 bytes truncated (lines 504-597); full output in {path} ...]\n\
+             line 598\nline 599\nline 600\n"
         ));
     // No budget: byte for byte, as before.
     toolcap()

@@ -706,8 +706,9 @@ fn spill_dir_file_that_failed_part_way_is_removed() {
         // 200,000 bytes into a 64 KiB disk; then list what is left on it.
         // A fresh tmpfs is writable by all; a store must be private.
         let script = format!(
-            "chmod 700 '{dir}' && head -c 200000 /dev/zero | tr '\\0' x | {bin} --max {max} --spill-dir '{dir}' \
-             >/dev/null 2>'{errors}'; echo $?; ls -A '{dir}'",
+            "chmod 700 '{dir}' && head -c 200000 /dev/zero | tr '\\0' x \
+             | {bin} --max {max} --spill-dir '{dir}' >/dev/null 2>'{errors}'; \
+             echo $?; ls -A '{dir}'",
             dir = dir.path().display(),
             errors = errors_file.display()
         );

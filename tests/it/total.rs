@@ -48,7 +48,10 @@ fn options() -> impl Strategy<Value = Vec<&'static str>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(200), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(200),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn everything_printed_fits_the_total(
@@ -76,7 +79,12 @@ proptest! {
         match exit {
             // Wrap mode: the status line counts too.
             Some(code) => {
-                command.arg("--").arg("sh").arg("-c").arg(format!("cat \"$0\"; exit {code}")).arg(&input);
+                command
+                    .arg("--")
+                    .arg("sh")
+                    .arg("-c")
+                    .arg(format!("cat \"$0\"; exit {code}"))
+                    .arg(&input);
             }
             None => {
                 command.arg(&input);
@@ -84,7 +92,11 @@ proptest! {
         }
         let output = command.output().unwrap();
         // Not a usage error (the command exits 1, 3 or 5).
-        prop_assert!(output.status.code() != Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+        prop_assert!(
+            output.status.code() != Some(2),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         prop_assert!(
             output.stdout.len() as u64 <= total,
             "{} > {total}: {}",
@@ -118,7 +130,10 @@ fn a_total_too_small_names_the_least_that_works() {
         .write_stdin("x\n")
         .assert()
         .code(2)
-        .stderr("toolcap: --max and --total cannot be used together: exactly one of them sets the budget\n");
+        .stderr(
+            "toolcap: --max and --total cannot be used together: \
+             exactly one of them sets the budget\n",
+        );
 }
 
 /// Output that fits is printed as it is, without a header: --total only

@@ -62,7 +62,15 @@ fn samples() -> Vec<Vec<u8>> {
         run.extend_from_slice(format!("test tests::case_{i} ... {verdict}\n").as_bytes());
     }
     run.extend_from_slice(b"\ntest result: FAILED. 396 passed; 4 failed\n");
-    let compiler = b"error[E0308]: mismatched types\n  --> src/main.rs:4:18\n   |\n4  |     let x: u32 = \"text\";\n   |            ---   ^^^^^^ expected `u32`, found `&str`\n".repeat(30);
+    let compiler = concat!(
+        "error[E0308]: mismatched types\n",
+        "  --> src/main.rs:4:18\n",
+        "   |\n",
+        "4  |     let x: u32 = \"text\";\n",
+        "   |            ---   ^^^^^^ expected `u32`, found `&str`\n",
+    )
+    .as_bytes()
+    .repeat(30);
     let cjk = "日本語のテキストを数える。中文文本也要计算，标点符号也一样。\n".repeat(80);
     let emoji = "build ok 🚀✨ tests 🧪 passed ✅ 👍🏽 family 👨‍👩‍👧\n".repeat(60);
     let invalid = b"caf\xe9 \xff\xfe valid \xe2\x82 then \xf0\x9f\x98 end\r\n".repeat(70);
@@ -168,7 +176,10 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
 
 proptest! {
     // Each case starts a process.
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(40), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(40),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn any_text_is_cut_within_the_token_budget(input in text(), budget in 0u64..80) {
@@ -198,8 +209,11 @@ proptest! {
 /// be the input with a newline added where they met, and no marker.
 #[test]
 fn a_head_and_tail_that_hold_everything_leave_the_input_whole() {
-    let input = b"word word \xe6\x97\xa5\xe6\x9c\xacword \xff\xe6\x97\xa5\xe6\x9c\xacword Word\xe6\x97\xa5\xe6\x9c\xacword \xffword Word\xe6\x97\xa5\xe6\x9c\xac\n12345word !!\r\n's\
-word /path/toword   ,\r\n\xe6\x97\xa5\xe6\x9c\xac\r12345Word!!12345\t!!\xf0\x9f\x98\x80's/path/to\n\xe2\x82  ,\r\n\r\n\xf0\x9f\x98\x80\t";
+    let input = b"word word \xe6\x97\xa5\xe6\x9c\xacword \xff\xe6\x97\xa5\xe6\x9c\xacword \
+                  Word\xe6\x97\xa5\xe6\x9c\xacword \xffword Word\xe6\x97\xa5\xe6\x9c\xac\n\
+                  12345word !!\r\n'sword /path/toword   ,\r\n\xe6\x97\xa5\xe6\x9c\xac\r\
+                  12345Word!!12345\t!!\xf0\x9f\x98\x80's/path/to\n\
+                  \xe2\x82  ,\r\n\r\n\xf0\x9f\x98\x80\t";
     assert!(o200k(input) > 50);
     let output = stdout_of(
         &["--tokens", "50", "--tokenizer", "o200k", "--cut", "bytes"],

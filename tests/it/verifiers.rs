@@ -31,8 +31,8 @@ fn model(input: &[u8], budget: usize) -> String {
         (n - k..=n).find(|&i| text.is_char_boundary(i)).unwrap_or(n)
     };
     format!(
-        "Warning: truncated output (original token count: {})\nTotal output lines: {}\n\n{}\n[... {} \
-         bytes truncated ...]\n{}",
+        "Warning: truncated output (original token count: {})\n\
+         Total output lines: {}\n\n{}\n[... {} bytes truncated ...]\n{}",
         text.chars().count().div_ceil(4),
         text.matches('\n').count() + 1,
         &text[..head_end],
@@ -73,7 +73,10 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(2000), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: crate::common::cases(2000),
+        ..ProptestConfig::default()
+    })]
 
     /// Streamed in any pieces, at every budget of at least 2, the output
     /// is the model's.
@@ -87,7 +90,8 @@ proptest! {
 /// The header and blank line verifiers puts above a cut text.
 fn header(tokens: u64, lines: u64) -> String {
     format!(
-        "Warning: truncated output (original token count: {tokens})\nTotal output lines: {lines}\n\n"
+        "Warning: truncated output (original token count: {tokens})\n\
+         Total output lines: {lines}\n\n"
     )
 }
 

@@ -38,7 +38,10 @@ fn program_not_found_is_127_and_not_executable_is_126() {
         .assert()
         .code(127)
         .stdout("")
-        .stderr("toolcap: cannot run 'toolcap-no-such-program': No such file or directory (os error 2)\n");
+        .stderr(
+            "toolcap: cannot run 'toolcap-no-such-program': \
+             No such file or directory (os error 2)\n",
+        );
     let dir = TempDir::new("not-executable");
     std::fs::write(dir.join("script"), "echo hi\n").expect("write the script");
     toolcap()
@@ -356,8 +359,8 @@ fn stdout_closed_early_does_not_block_or_kill_the_child() {
     let group = KillOnDrop::group(dir.join("pgid"));
     let done = dir.join("done");
     let script = format!(
-        "{BIN} --live --max 1k -c 'echo $$ > {pgid}; yes line | head -n 200000; touch {done}; exit 5' \
-         | head -n 1",
+        "{BIN} --live --max 1k \
+         -c 'echo $$ > {pgid}; yes line | head -n 200000; touch {done}; exit 5' | head -n 1",
         pgid = group.pgid_file().display(),
         done = done.display()
     );
