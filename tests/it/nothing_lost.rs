@@ -47,11 +47,13 @@ proptest! {
         let shown = String::from_utf8_lossy(&output.stdout);
         let named = format!("full output in {}", entry.display());
         prop_assert!(shown.contains(&named), "{named:?} missing:\n{shown}");
-        for found in Regex::new(r"full output in ([^\s\];]+)").unwrap().captures_iter(&output.stdout) {
+        let paths = Regex::new(r"full output in ([^\s\];]+)").unwrap();
+        for found in paths.captures_iter(&output.stdout) {
             prop_assert_eq!(&found[1], entry.as_os_str().as_encoded_bytes());
         }
         let lines = raw_lines(&b);
-        for found in Regex::new(r"\(lines (\d+)-(\d+)\)").unwrap().captures_iter(&output.stdout) {
+        let ranges = Regex::new(r"\(lines (\d+)-(\d+)\)").unwrap();
+        for found in ranges.captures_iter(&output.stdout) {
             let number = |at: usize| -> u64 {
                 std::str::from_utf8(&found[at]).unwrap().parse().unwrap()
             };
