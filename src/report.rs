@@ -128,10 +128,8 @@ pub struct StreamReport {
     pub chars: Option<u64>,
     /// Where the full stream went, when it was spilled.
     pub spill: Option<SpillReport>,
-    /// Whether the output, not cut but changed by cleaning, ends with a
-    /// line naming the spill file (unless it names it already, as the
-    /// binary summary does): its fold and squeeze markers name raw lines
-    /// of that file.
+    /// Whether the output, not cut but condensed, ends with a line naming
+    /// the spill file its fold and squeeze markers name raw lines of.
     pub(crate) spill_note: bool,
     /// What `--format` made of it.
     pub format: FormatReport,

@@ -379,7 +379,7 @@ impl Capping {
             cleaned,
             redacted: self.stage.redactions(),
             chars,
-            spill_note: changed_whole && spill.is_some() && !self.stage.names_spill(),
+            spill_note: changed_whole && spill.is_some() && self.stage.stands_for_lines(),
             spill,
             format,
             look: self.look,

@@ -541,9 +541,9 @@ fn write_codex_marker(
     }
 }
 
-/// After an output that was not cut but that cleaning changed, a line in
-/// the marker's words naming the spill file that its fold and squeeze
-/// markers' `lines a-b` point into, so that nothing is lost for good:
+/// After an output that was not cut but that squeezing or folding
+/// condensed, a line in the marker's words naming the spill file that its
+/// fold and squeeze markers' `lines a-b` point into, so that nothing is lost for good:
 /// `[... cleaned: {raw} raw bytes became {n} bytes; full output in PATH
 /// ...]`. Not with `--marker` (the user's words only) nor in a peer's
 /// style.

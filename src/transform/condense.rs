@@ -174,6 +174,12 @@ impl Transform for Condense {
     fn changed(&self) -> bool {
         self.condensers.changed()
     }
+
+    /// Squeeze and fold change a stream only by replacing lines with a
+    /// marker that stands for them.
+    fn stands_for_lines(&self) -> bool {
+        self.condensers.changed()
+    }
 }
 
 #[cfg(test)]

@@ -84,6 +84,12 @@ pub(crate) trait Transform {
         false
     }
 
+    /// Whether the output holds markers that stand for raw lines of the
+    /// stream (a fold or squeeze marker), which a spill file holds.
+    fn stands_for_lines(&self) -> bool {
+        false
+    }
+
     /// What `--redact` redacted, by kind (`None`: this is not it).
     fn redactions(&self) -> Option<Redactions> {
         None
@@ -262,6 +268,14 @@ impl Stage {
             .0
             .iter()
             .any(|transform| transform.names_spill())
+    }
+
+    /// Whether the cleaned stream holds markers standing for raw lines.
+    pub(crate) fn stands_for_lines(&self) -> bool {
+        self.transforms
+            .0
+            .iter()
+            .any(|transform| transform.stands_for_lines())
     }
 }
 

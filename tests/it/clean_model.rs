@@ -1110,28 +1110,25 @@ fn marker(
     out
 }
 
-/// An output not cut: B, and "when cleaning changed it and a spill file
-/// holds the input, a last line `[... cleaned: {raw} raw bytes became {n}
-/// bytes; full output in PATH ...]`, unless it names the file already (the
-/// binary summary)", on a line of its own.
-#[allow(non_snake_case)] // B as in the guide
-fn whole_output(raw: &[u8], B: &[u8], spec: &CleanSpec) -> Vec<u8> {
-    let mut out = B.to_vec();
+/// An output not cut: B, and "when squeezing or folding replaced lines
+/// with a marker and a spill file holds the input, a last line `[...
+/// cleaned: {raw} raw bytes became {n} bytes; full output in PATH ...]`",
+/// on a line of its own.
+fn whole_output(raw: &[u8], stream: &Stream, spec: &CleanSpec) -> Vec<u8> {
+    let mut out = stream.bytes.clone();
     let Some(path) = spec.core.spill.as_deref() else {
         return out;
     };
     let summarised = spec.binary_summary && binary_summary(raw, Some(path)).is_some();
-    if B == raw || summarised {
+    let condensed = stream.lines.iter().any(|line| line.generated);
+    if summarised || !condensed {
         return out;
     }
     if out.last().is_some_and(|&byte| byte != b'\n') {
         out.push(b'\n');
     }
-    let note = format!(
-        "[... cleaned: {} raw bytes became {} bytes",
-        raw.len(),
-        B.len()
-    );
+    let n = stream.bytes.len();
+    let note = format!("[... cleaned: {} raw bytes became {n} bytes", raw.len());
     out.extend_from_slice(note.as_bytes());
     out.extend_from_slice(b"; full output in ");
     out.extend_from_slice(path);
@@ -1153,7 +1150,7 @@ pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
     // cut one gives K from the budget before the cuts": "floor(K·H/(H+T))
     // from the head, the rest from the tail".
     if expected_cuts(B, &spec.core).is_none() {
-        return whole_output(raw, B, spec);
+        return whole_output(raw, &stream, spec);
     }
     let mut core = spec.core.clone();
     if spec.keeping() {
@@ -1165,7 +1162,7 @@ pub fn expected_output(raw: &[u8], spec: &CleanSpec) -> Vec<u8> {
         core.tail -= share - from_head;
     }
     let Some(cuts) = expected_cuts(B, &core) else {
-        return whole_output(raw, B, spec);
+        return whole_output(raw, &stream, spec);
     };
     let (h, t) = stream.out_of_own(cuts.h, cuts.t);
 
