@@ -1238,7 +1238,13 @@ impl Transform for Redact {
     }
 
     fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
-        self.swallow = None;
+        // The stream ended in a PEM block's base64 line longer than a
+        // window: that line is one of the block's too.
+        if self.swallow.take() == Some(Swallow::PemLine)
+            && let Some(pem) = &mut self.pem
+        {
+            pem.lines += 1;
+        }
         if !self.line.is_empty() {
             let line = std::mem::take(&mut self.line);
             self.whole_line(&line, out);
@@ -1248,6 +1254,13 @@ impl Transform for Redact {
 
     fn changed(&self) -> bool {
         !self.counts.is_empty()
+    }
+
+    /// Lines are redacted one for one; a PEM block becomes one merged line
+    /// that counts all of its lines (a test checks this on every
+    /// chunking).
+    fn keeps_lines(&self) -> bool {
+        true
     }
 
     fn redactions(&self) -> Option<Redactions> {
@@ -1559,6 +1572,61 @@ mod tests {
             "x\nAUTHORIZATION: BEARER [REDACTED:bearer-token]\nDb_PassWord=[REDACTED:password]\n\
              SECRET_KEY=[REDACTED:secret] Api_Key=[REDACTED:api-key] ToKeN=[REDACTED:token]\n"
         );
+    }
+
+    /// What `keeps_lines` promises: the input's lines are the output's,
+    /// plus what each merged line stands for beyond itself, on every
+    /// chunking, PEM blocks (ended, cut short, at the end, with a base64
+    /// line longer than a window) and long lines included.
+    #[test]
+    fn every_input_line_is_an_output_line_or_counted_by_a_merged_one() {
+        let lines = |bytes: &[u8]| {
+            let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+            newlines + u64::from(bytes.last().is_some_and(|&last| last != b'\n'))
+        };
+        let long_base64 = "QUJD".repeat(LINE_LIMIT / 2);
+        let long_secret = format!("x token={} y\nnext", "ab1".repeat(LINE_LIMIT));
+        let inputs: Vec<String> = vec![
+            String::new(),
+            "plain\nlines\nunterminated".into(),
+            "a\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nMIIE\n==\n-----END RSA \
+             PRIVATE KEY----- tail\nafter\n"
+                .into(),
+            "-----BEGIN PRIVATE KEY-----\nMIIFAKE\nerror: cut short\n".into(),
+            "-----BEGIN PRIVATE KEY-----\nMIIFAKE".into(),
+            "-----BEGIN PRIVATE KEY-----".into(),
+            "-----BEGIN PRIVATE KEY-----\nMIIF\n-----END PRIVATE KEY-----".into(),
+            format!("-----BEGIN PRIVATE KEY-----\n{long_base64}"),
+            format!("-----BEGIN PRIVATE KEY-----\nMIIF\n{long_base64}"),
+            format!(
+                "-----BEGIN PRIVATE KEY-----\n{long_base64}\nMIIF\n-----END PRIVATE KEY-----\n"
+            ),
+            long_secret.clone(),
+            format!("{long_secret}\n"),
+            "password=x\r\nGITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE".into(),
+        ];
+        let rules = rules();
+        for input in &inputs {
+            for chunk in [1, 7, 4096, 65536, input.len()] {
+                let output = run(
+                    || Box::new(Redact::new(rules.clone())),
+                    input.as_bytes(),
+                    chunk,
+                );
+                let extra: u64 = output
+                    .merged
+                    .iter()
+                    .map(|&(_, n)| n.saturating_sub(1))
+                    .sum();
+                assert_eq!(
+                    lines(input.as_bytes()),
+                    lines(&output.bytes) + extra,
+                    "{:?}..., chunks of {chunk}",
+                    &input[..input.len().min(60)]
+                );
+            }
+        }
+        assert!(Redact::new(rules).keeps_lines());
     }
 
     #[test]
