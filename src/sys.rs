@@ -6,6 +6,8 @@
 //! closed stdout, process groups (kill, waitpid on a group), the child
 //! subreaper flag, and handing the terminal to the child's group; for runs
 //! without process-wide effects, a pidfd and writes without SIGPIPE.
+//! Besides, one SIMD loop std has no safe form of: `--redact`'s literal
+//! search by AVX-512's byte permutes ([`find_by_first_bytes`]).
 #![allow(unsafe_code)]
 
 use std::io;
@@ -400,4 +402,85 @@ impl Drop for FileLock {
         // release it as well, once no copy of it is left open.
         unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
     }
+}
+
+/// The first pass of a search for many literals by their first three
+/// bytes, 64 starts a step, where the CPU has AVX-512 with byte permutes
+/// (VBMI): `tables[k][b]` holds the buckets (bits) of the literals whose
+/// byte `k` is `b`, for ASCII `b`; a byte of 128 or more reads the entry
+/// of `b - 128` (permutes index by 7 bits), so give only ASCII literals.
+/// `confirm(start, buckets)` checks a start where some bucket's literals
+/// have all three bytes. Returns `Ok` with the first start it confirmed,
+/// or `Err` with the first start not looked at: the starts before it hold
+/// no literal. Without AVX-512, `Err(0)`: nothing was looked at.
+///
+/// Each step is three loads, three permutes (one a table lookup of each
+/// of 64 bytes) and two ANDs, where Teddy's AVX2 form (aho-corasick) takes
+/// about 25 instructions for 32 starts (issue 25, docs/BENCHMARKS.md).
+pub fn find_by_first_bytes(
+    tables: &[[u8; 128]; 3],
+    text: &[u8],
+    confirm: &mut dyn FnMut(usize, u8) -> bool,
+) -> Result<usize, usize> {
+    #[cfg(all(target_arch = "x86_64", toolcap_avx512))]
+    #[allow(clippy::incompatible_msrv)] // Only with Rust 1.89 or newer (build.rs).
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi")
+    {
+        // SAFETY: the CPU has the features the function is compiled for.
+        return unsafe { first_bytes_avx512(tables, text, confirm) };
+    }
+    let _ = (tables, text, confirm);
+    Err(0)
+}
+
+/// See [`find_by_first_bytes`].
+#[cfg(all(target_arch = "x86_64", toolcap_avx512))]
+#[allow(clippy::incompatible_msrv)] // Only with Rust 1.89 or newer (build.rs).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn first_bytes_avx512(
+    tables: &[[u8; 128]; 3],
+    text: &[u8],
+    confirm: &mut dyn FnMut(usize, u8) -> bool,
+) -> Result<usize, usize> {
+    use std::arch::x86_64::{
+        __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_permutex2var_epi8,
+        _mm512_storeu_si512, _mm512_test_epi8_mask,
+    };
+    const STEP: usize = 64;
+    // SAFETY: each table is 128 bytes: two unaligned 64-byte loads.
+    let halves = tables.map(|table| unsafe {
+        let low: __m512i = _mm512_loadu_si512(table.as_ptr().cast());
+        let high: __m512i = _mm512_loadu_si512(table.as_ptr().add(STEP).cast());
+        (low, high)
+    });
+    let mut start = 0;
+    // A step reads bytes `start..start + STEP + 2`: the starts' three bytes.
+    while start + STEP + 2 <= text.len() {
+        let at = text[start..].as_ptr();
+        // SAFETY: the loads read `at[k..k + STEP]` for k < 3, inside `text`
+        // by the loop's condition.
+        let [first, second, third] = [0, 1, 2].map(|k| unsafe {
+            let bytes: __m512i = _mm512_loadu_si512(at.add(k).cast());
+            let (low, high) = halves[k];
+            _mm512_permutex2var_epi8(low, bytes, high)
+        });
+        let buckets = _mm512_and_si512(_mm512_and_si512(first, second), third);
+        let mut found = _mm512_test_epi8_mask(buckets, buckets);
+        if found != 0 {
+            let mut each = [0u8; STEP];
+            // SAFETY: `each` is 64 bytes.
+            unsafe { _mm512_storeu_si512(each.as_mut_ptr().cast(), buckets) };
+            while found != 0 {
+                let offset = found.trailing_zeros() as usize;
+                if confirm(start + offset, each[offset]) {
+                    return Ok(start + offset);
+                }
+                found &= found - 1;
+            }
+        }
+        start += STEP;
+    }
+    Err(start)
 }
