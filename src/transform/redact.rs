@@ -1031,7 +1031,10 @@ impl Redact {
             Some(newline) => {
                 self.line.extend_from_slice(&input[..=newline]);
                 let line = std::mem::take(&mut self.line);
-                self.whole_line(&line, out);
+                // Through the literal search like any other line: matching
+                // it outright (the line a chunk's edge cut, one a chunk)
+                // cost 0.06 instructions a byte of LOG.
+                self.block(&line, out);
                 self.line = line;
                 self.line.clear();
                 &input[newline + 1..]
