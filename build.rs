@@ -1,4 +1,5 @@
-//! How the toolcap binary is linked.
+//! How the toolcap binary is linked, and whether the compiler has
+//! AVX-512's intrinsics.
 //!
 //! Where it can, its relative relocations are packed (DT_RELR, `-z
 //! pack-relative-relocs`): the table of addresses that the loader fixes up
@@ -16,16 +17,37 @@
 //! option ignores it with a warning. Only the binary: the Python extension
 //! is left as it is.
 
+//! AVX-512's intrinsics, which `--redact`'s literal search uses where the
+//! CPU has them (`src/sys.rs`), are stable from Rust 1.89; the crate still
+//! builds on 1.88 (its `rust-version`), without them: `toolcap_avx512` is
+//! set only for a compiler that has them.
+
 use std::env;
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=TOOLCAP_PACK_RELOCS");
+    println!("cargo:rustc-check-cfg=cfg(toolcap_avx512)");
+    if rustc_minor().is_some_and(|minor| minor >= RUST_WITH_AVX512) {
+        println!("cargo:rustc-cfg=toolcap_avx512");
+    }
     if env::var_os("TOOLCAP_PACK_RELOCS").is_none_or(|value| value != "0") && can_pack_relocations()
     {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     }
+}
+
+/// The first Rust 1.x with AVX-512's intrinsics stable.
+const RUST_WITH_AVX512: u32 = 89;
+
+/// The compiler's minor version: "rustc 1.89.0 (...)" gives 89.
+fn rustc_minor() -> Option<u32> {
+    let rustc = env::var_os("RUSTC")?;
+    let output = Command::new(rustc).arg("--version").output().ok()?;
+    let reported = String::from_utf8_lossy(&output.stdout);
+    let version = reported.split_whitespace().nth(1)?;
+    version.split('.').nth(1)?.parse().ok()
 }
 
 /// The oldest glibc that loads packed relocations.

@@ -60,10 +60,57 @@ struct Capping {
     look: Look,
     stage: Stage,
     /// The raw stream's totals, when transforms may change it.
-    raw: Counters,
+    raw: Raw,
+    /// What the merged lines the capper got stand for beyond one line each.
+    merged_extra: u64,
     capper: Capper,
     /// `--format` other than `text`: what its records are.
     format: Option<Box<dyn Reading>>,
+}
+
+/// The raw stream's totals beside the capper's. Where every transform
+/// keeps lines (see [`Stage::keeps_lines`]), as `--redact` does, its
+/// newlines are not counted a second time: the raw lines are the capped
+/// stream's, plus what merged lines stand for beyond one line each (issue
+/// 25: the second count was a quarter of `--redact`'s instructions
+/// through a pipe, 0.25 a byte of 1.66).
+enum Raw {
+    /// Bytes and lines, counted.
+    Counted(Counters),
+    /// Bytes only; the lines follow from the capper's.
+    Kept { bytes: u64 },
+}
+
+impl Raw {
+    fn new(stage: &Stage) -> Raw {
+        match stage.keeps_lines() {
+            true => Raw::Kept { bytes: 0 },
+            false => Raw::Counted(Counters::default()),
+        }
+    }
+
+    fn push(&mut self, chunk: &[u8]) {
+        match self {
+            Raw::Counted(counters) => counters.push(chunk),
+            Raw::Kept { bytes } => *bytes += chunk.len() as u64,
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            Raw::Counted(counters) => counters.bytes(),
+            Raw::Kept { bytes } => *bytes,
+        }
+    }
+
+    /// The raw lines, from the capped stream's `capped` lines and the
+    /// `merged_extra` lines its merged lines stand for beyond their own.
+    fn lines(&self, capped: u64, merged_extra: u64) -> u64 {
+        match self {
+            Raw::Counted(counters) => counters.lines(),
+            Raw::Kept { .. } => capped + merged_extra,
+        }
+    }
 }
 
 /// What a stream's end may need to know of the run: the command and how it
@@ -87,6 +134,8 @@ pub(crate) struct Problems {
 struct IntoCapper<'a> {
     capper: &'a mut Capper,
     format: &'a mut Option<Box<dyn Reading>>,
+    /// See [`Capping::merged_extra`].
+    merged_extra: &'a mut u64,
 }
 
 impl IntoCapper<'_> {
@@ -104,6 +153,7 @@ impl Emit for IntoCapper<'_> {
     }
 
     fn merged_line(&mut self, line: &[u8], lines: u64) {
+        *self.merged_extra += lines.saturating_sub(1);
         self.capper.push_merged(line, lines);
         self.format_reads(line);
     }
@@ -251,8 +301,9 @@ impl Capping {
             spill,
             style: plan.text,
             look: plan.look,
+            raw: Raw::new(&stage),
+            merged_extra: 0,
             stage,
-            raw: Counters::default(),
             format: format::reading(plan.format, budget, capper.head_reach()),
             capper,
         }
@@ -264,9 +315,17 @@ impl Capping {
             stage,
             capper,
             format,
+            merged_extra,
             ..
         } = self;
-        (stage, IntoCapper { capper, format })
+        (
+            stage,
+            IntoCapper {
+                capper,
+                format,
+                merged_extra,
+            },
+        )
     }
 
     fn feed(&mut self, chunk: &[u8]) {
@@ -293,8 +352,10 @@ impl Capping {
         let (stage, mut into) = self.stage_and_capper();
         stage.finish(&ending, &mut into);
         let cleaned = self.stage.changed();
-        if !self.stage.is_empty() {
-            self.capper.end_raw_lines(self.raw.lines());
+        // Where the transforms keep lines, the raw lines are what the capped
+        // ones stand for: nothing to add.
+        if let (false, Raw::Counted(raw)) = (self.stage.is_empty(), &self.raw) {
+            self.capper.end_raw_lines(raw.lines());
         }
         let style = &self.style;
         let marker_len =
@@ -352,7 +413,11 @@ impl Capping {
         } = totals;
         // A document taken raw is described raw: cleaning did not touch it.
         let (bytes, lines, cleaned) = match document_taken && !self.stage.is_empty() {
-            true => (raw_bytes, self.raw.lines(), false),
+            true => (
+                raw_bytes,
+                self.raw.lines(counters.lines(), self.merged_extra),
+                false,
+            ),
             false => (counters.bytes(), counters.lines(), cleaned),
         };
         let Shown {

@@ -6,6 +6,8 @@
 //! closed stdout, process groups (kill, waitpid on a group), the child
 //! subreaper flag, and handing the terminal to the child's group; for runs
 //! without process-wide effects, a pidfd and writes without SIGPIPE.
+//! Besides, one SIMD loop std has no safe form of: `--redact`'s literal
+//! search by AVX-512's byte permutes ([`find_by_first_bytes`]).
 #![allow(unsafe_code)]
 
 use std::io;
@@ -400,4 +402,176 @@ impl Drop for FileLock {
         // release it as well, once no copy of it is left open.
         unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
     }
+}
+
+/// Whether [`find_by_first_bytes`] runs here: the CPU has AVX-512 with
+/// byte permutes (F, BW, VBMI), and the compiler its intrinsics.
+pub fn has_byte_permutes() -> bool {
+    #[cfg(all(target_arch = "x86_64", toolcap_avx512))]
+    #[allow(clippy::incompatible_msrv)] // Only with Rust 1.89 or newer (build.rs).
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+    }
+    #[cfg(not(all(target_arch = "x86_64", toolcap_avx512)))]
+    false
+}
+
+/// The first pass of a search for many literals by their first three
+/// bytes, 64 starts a step, where [`has_byte_permutes`]: `tables[k][b]`
+/// holds the buckets (bits) of the literals whose byte `k` is `b`, for
+/// ASCII `b`; a byte of 128 or more reads the entry of `b - 128`
+/// (permutes index by 7 bits), so give only ASCII literals.
+/// `confirm(start, buckets)` checks a start where some bucket's literals
+/// have all three bytes; a start that holds `lone` needs no check.
+/// Returns `Ok` with the first start that holds `lone` or that `confirm`
+/// confirmed, or `Err` with the first start not looked at: the starts
+/// before it hold neither. Elsewhere, `Err(0)`: nothing was looked at.
+///
+/// Each step is three loads, three permutes (each a table lookup of 64
+/// bytes), two ANDs and a compare with `lone`: 28 instructions for 128
+/// starts with the loop, where Teddy's AVX2 form (aho-corasick) takes 27
+/// for 32 (issue 25, docs/BENCHMARKS.md).
+pub fn find_by_first_bytes(
+    tables: &[[u8; 128]; 3],
+    lone: u8,
+    text: &[u8],
+    confirm: &mut dyn FnMut(usize, u8) -> bool,
+) -> Result<usize, usize> {
+    #[cfg(all(target_arch = "x86_64", toolcap_avx512))]
+    if has_byte_permutes() {
+        // SAFETY: the CPU has the features the function is compiled for.
+        return unsafe { first_bytes_avx512(tables, lone, text, confirm) };
+    }
+    let _ = (tables, lone, text, confirm);
+    Err(0)
+}
+
+/// See [`find_by_first_bytes`]. Two steps a round, their results tested
+/// together: one branch for 128 starts.
+#[cfg(all(target_arch = "x86_64", toolcap_avx512))]
+#[allow(clippy::incompatible_msrv)] // Only with Rust 1.89 or newer (build.rs).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn first_bytes_avx512(
+    tables: &[[u8; 128]; 3],
+    lone: u8,
+    text: &[u8],
+    confirm: &mut dyn FnMut(usize, u8) -> bool,
+) -> Result<usize, usize> {
+    use std::arch::x86_64::{
+        __m512i, _mm512_loadu_si512, _mm512_or_si512, _mm512_set1_epi8, _mm512_storeu_si512,
+        _mm512_test_epi8_mask,
+    };
+    const STEP: usize = 64;
+    // SAFETY: each table is 128 bytes: two unaligned 64-byte loads.
+    let halves = tables.map(|table| unsafe {
+        let low: __m512i = _mm512_loadu_si512(table.as_ptr().cast());
+        let high: __m512i = _mm512_loadu_si512(table.as_ptr().add(STEP).cast());
+        (low, high)
+    });
+    let lone = _mm512_set1_epi8(lone as i8);
+    let text_at = text.as_ptr();
+    let mut start = 0;
+    while start + 2 * STEP + 2 <= text.len() {
+        // SAFETY: both steps read inside `text`, by the loop's condition.
+        let ((one, lone_one), (two, lone_two)) = unsafe {
+            (
+                buckets_at(halves, lone, text_at.add(start)),
+                buckets_at(halves, lone, text_at.add(start + STEP)),
+            )
+        };
+        let either = _mm512_or_si512(one, two);
+        if _mm512_test_epi8_mask(either, either) | lone_one | lone_two != 0 {
+            let mut each = [0u8; 2 * STEP];
+            // SAFETY: `each` is 128 bytes: two 64-byte stores.
+            unsafe {
+                _mm512_storeu_si512(each.as_mut_ptr().cast(), one);
+                _mm512_storeu_si512(each.as_mut_ptr().add(STEP).cast(), two);
+            }
+            let found = (u128::from(_mm512_test_epi8_mask(two, two)) << STEP)
+                | u128::from(_mm512_test_epi8_mask(one, one));
+            let lone = (u128::from(lone_two) << STEP) | u128::from(lone_one);
+            if let Some(found) = confirm_starts(start, found, lone, &each, confirm) {
+                return Ok(found);
+            }
+        }
+        start += 2 * STEP;
+    }
+    if start + STEP + 2 <= text.len() {
+        // SAFETY: the step reads inside `text`, by the condition.
+        let (one, lone_one) = unsafe { buckets_at(halves, lone, text_at.add(start)) };
+        let mut each = [0u8; 2 * STEP];
+        // SAFETY: `each` is 128 bytes.
+        unsafe { _mm512_storeu_si512(each.as_mut_ptr().cast(), one) };
+        let found = u128::from(_mm512_test_epi8_mask(one, one));
+        let lone = u128::from(lone_one);
+        if let Some(found) = confirm_starts(start, found, lone, &each, confirm) {
+            return Ok(found);
+        }
+        start += STEP;
+    }
+    Err(start)
+}
+
+/// The buckets of the 64 starts from `at`, by `tables` (each a table's
+/// two halves), read with their three bytes, and which of them hold the
+/// byte `lone` repeats.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 (F, BW, VBMI); `at[..66]` is readable.
+#[cfg(all(target_arch = "x86_64", toolcap_avx512))]
+#[allow(clippy::incompatible_msrv)] // Only with Rust 1.89 or newer (build.rs).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+unsafe fn buckets_at(
+    tables: [(std::arch::x86_64::__m512i, std::arch::x86_64::__m512i); 3],
+    lone: std::arch::x86_64::__m512i,
+    at: *const u8,
+) -> (std::arch::x86_64::__m512i, u64) {
+    use std::arch::x86_64::{
+        _mm512_and_si512, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_permutex2var_epi8,
+    };
+    let [(low0, high0), (low1, high1), (low2, high2)] = tables;
+    // SAFETY: `at[k..k + 64]` for k < 3 is readable, as the caller ensures.
+    let (first, second, third) = unsafe {
+        (
+            _mm512_loadu_si512(at.cast()),
+            _mm512_loadu_si512(at.add(1).cast()),
+            _mm512_loadu_si512(at.add(2).cast()),
+        )
+    };
+    let buckets = _mm512_and_si512(
+        _mm512_and_si512(
+            _mm512_permutex2var_epi8(low0, first, high0),
+            _mm512_permutex2var_epi8(low1, second, high1),
+        ),
+        _mm512_permutex2var_epi8(low2, third, high2),
+    );
+    (buckets, _mm512_cmpeq_epi8_mask(first, lone))
+}
+
+/// The first of the starts from `start` whose bit is set in `lone`, or in
+/// `found` and `confirm` confirms it, with the buckets in `each`; apart
+/// from the loop, which it would otherwise crowd (few starts get here).
+#[cfg(all(target_arch = "x86_64", toolcap_avx512))]
+#[cold]
+#[inline(never)]
+fn confirm_starts(
+    start: usize,
+    found: u128,
+    lone: u128,
+    each: &[u8; 128],
+    confirm: &mut dyn FnMut(usize, u8) -> bool,
+) -> Option<usize> {
+    let mut found = found | lone;
+    while found != 0 {
+        let offset = found.trailing_zeros() as usize;
+        if lone & (1 << offset) != 0 || confirm(start + offset, each[offset]) {
+            return Some(start + offset);
+        }
+        found &= found - 1;
+    }
+    None
 }

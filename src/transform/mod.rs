@@ -79,6 +79,14 @@ pub(crate) trait Transform {
     /// Whether the output differs from the input so far.
     fn changed(&self) -> bool;
 
+    /// Whether every input line comes out as a line of its own or inside
+    /// a merged line that counts it, whatever the input: then the input's
+    /// lines are the output's plus what merged lines stand for beyond one
+    /// each, and need not be counted apart (see `stream.rs`).
+    fn keeps_lines(&self) -> bool {
+        false
+    }
+
     /// Whether the output names the spill file (so it must be kept).
     fn names_spill(&self) -> bool {
         false
@@ -173,6 +181,10 @@ impl Pipeline {
     fn changed(&self) -> bool {
         self.0.iter().any(|transform| transform.changed())
     }
+
+    fn keeps_lines(&self) -> bool {
+        self.0.iter().all(|transform| transform.keeps_lines())
+    }
 }
 
 /// The transforms of one stream, in order.
@@ -252,6 +264,11 @@ impl Stage {
     /// Whether cleaning changed the stream.
     pub(crate) fn changed(&self) -> bool {
         self.transforms.changed()
+    }
+
+    /// Whether every transform keeps lines (see [`Transform::keeps_lines`]).
+    pub(crate) fn keeps_lines(&self) -> bool {
+        self.transforms.keeps_lines()
     }
 
     /// What `--redact` redacted, by kind; `None` without `--redact`.

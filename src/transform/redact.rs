@@ -364,8 +364,12 @@ const BUCKETS: [&[&str]; 8] = [
 /// lines (callgrind on 20 MB of the benchmark's log, which holds none,
 /// 2026-12-02: 3.8 instructions a byte for all of `--redact` at first,
 /// 2.6 with a copy of the text folded to lower case and Teddy's
-/// 16-bucket form, 1.7 now, of which 0.85 is this search and 0.5
-/// the two counts of newlines, the raw stream's and the capper's).
+/// 16-bucket form, 1.7 with the form below, of which 0.85 is Teddy's
+/// search; 1.4 since the raw stream's newlines are not counted apart,
+/// 2026-12-03). Where the CPU has AVX-512 with VBMI, a first pass by
+/// exact bytes ([`Wide`]) does Teddy's work and finds ESC, 0.22
+/// instructions a byte by its loop, and Teddy searches only the last
+/// few bytes.
 ///
 /// 1. Every family's literals are searched for in the raw text at once,
 ///    with Teddy's 8-bucket form: 32 bytes a step with AVX2, where the
@@ -387,7 +391,63 @@ const BUCKETS: [&[&str]; 8] = [
 /// searches alone); so did literals of 4 bytes or more (longer
 /// fingerprints, but 49 literals: 1.9).
 struct Prefilter {
+    /// The first pass by AVX-512's byte permutes, where the CPU has them.
+    wide: Option<Wide>,
     search: Search,
+}
+
+/// The literal search's first pass by exact bytes (see
+/// [`crate::sys::find_by_first_bytes`]): for each of a literal's first
+/// three bytes, the buckets of [`BUCKETS`] whose literals have it there,
+/// so a start is checked only where one bucket's literals have all three,
+/// not merely their nibbles, as Teddy's tables do. Measured on 1 GiB of
+/// the benchmark's log (2026-12-03): see docs/BENCHMARKS.md.
+struct Wide {
+    tables: [[u8; 128]; 3],
+    /// Each bucket's forms, checked where the tables say it may start.
+    buckets: [Vec<Vec<u8>>; 8],
+}
+
+impl Wide {
+    /// `None` where it cannot run, or when a form is not ASCII or shorter
+    /// than three bytes (the tables index by 7 bits and three places).
+    fn new(forms: &[Form]) -> Option<Wide> {
+        if !crate::sys::has_byte_permutes() {
+            return None;
+        }
+        let mut wide = Wide {
+            tables: [[0; 128]; 3],
+            buckets: Default::default(),
+        };
+        for (name, form) in forms {
+            if form.len() < 3 || !form.is_ascii() {
+                return None;
+            }
+            let bucket = BUCKETS
+                .iter()
+                .position(|row| row.contains(name))
+                .unwrap_or(0);
+            for (table, &byte) in wide.tables.iter_mut().zip(form) {
+                table[usize::from(byte)] |= 1 << bucket;
+            }
+            wide.buckets[bucket].push(form.clone());
+        }
+        Some(wide)
+    }
+
+    /// Where the first literal or ESC in `text` is, if it is before the
+    /// first start not looked at (`Err`).
+    fn first(&self, text: &[u8]) -> Result<usize, usize> {
+        crate::sys::find_by_first_bytes(&self.tables, ESC, text, &mut |start, buckets| {
+            let rest = &text[start..];
+            (0..8).any(|bucket| {
+                buckets & (1 << bucket) != 0
+                    && self.buckets[bucket]
+                        .iter()
+                        .any(|form| rest.starts_with(form))
+            })
+        })
+    }
 }
 
 /// A search for any of some literals, the leftmost first.
@@ -545,15 +605,43 @@ fn literal_forms() -> Vec<Form> {
 }
 
 impl Prefilter {
-    fn new(literals: &[Vec<u8>]) -> Result<Prefilter, regex::Error> {
+    fn new(forms: Vec<Form>) -> Result<Prefilter, regex::Error> {
+        let wide = Wide::new(&forms);
+        let ordered: Vec<Vec<u8>> = teddy_order(forms)
+            .into_iter()
+            .map(|(_, form)| form)
+            .collect();
         Ok(Prefilter {
-            search: Search::new(literals)?,
+            wide,
+            search: Search::new(&ordered)?,
         })
     }
 
-    /// Where the first literal in `text` starts.
+    /// Whether [`Prefilter::first`] finds ESC too: the first pass looks
+    /// for it in the same loads (a pass of its own cost 0.10 instructions
+    /// a byte).
+    fn finds_escapes(&self) -> bool {
+        self.wide.is_some()
+    }
+
+    /// Where the first literal in `text` starts (or ESC is, if
+    /// [`Prefilter::finds_escapes`]): by the first pass where it runs,
+    /// then by Teddy (and `memchr`) from the first start it did not look
+    /// at, the last few bytes.
     fn first(&self, text: &[u8]) -> Option<usize> {
-        self.search.find(text)
+        let Some(wide) = &self.wide else {
+            return self.search.find(text);
+        };
+        let from = match wide.first(text) {
+            Ok(found) => return Some(found),
+            Err(from) => from,
+        };
+        let rest = &text[from..];
+        [self.search.find(rest), memchr(ESC, rest)]
+            .into_iter()
+            .flatten()
+            .min()
+            .map(|found| from + found)
     }
 }
 
@@ -634,11 +722,8 @@ impl BuiltIn {
                 &pattern.replace("KEY_WORDS", KEY_WORDS),
             ));
         }
-        let ordered: Vec<Vec<u8>> = teddy_order(literal_forms())
-            .into_iter()
-            .map(|(_, form)| form)
-            .collect();
-        let prefilter = Prefilter::new(&ordered).map_err(|err| (String::from("literals"), err))?;
+        let prefilter =
+            Prefilter::new(literal_forms()).map_err(|err| (String::from("literals"), err))?;
         // Searched in one line at a time: the NFA, which is quick to build,
         // is as fast as a DFA there.
         let literals = AhoCorasick::builder()
@@ -666,9 +751,14 @@ impl BuiltIn {
 
 impl Rules {
     /// A point in `text` before which no line holds a literal (the line
-    /// that holds it may).
+    /// that holds it may), nor ESC if [`Rules::finds_escapes`].
     fn first_literal(&self, text: &[u8]) -> Option<usize> {
         self.base.prefilter.first(text)
+    }
+
+    /// See [`Prefilter::finds_escapes`].
+    fn finds_escapes(&self) -> bool {
+        self.base.prefilter.finds_escapes()
     }
 
     /// The regions of `text` (a line's visible text, without its
@@ -966,7 +1056,10 @@ impl Redact {
             Some(newline) => {
                 self.line.extend_from_slice(&input[..=newline]);
                 let line = std::mem::take(&mut self.line);
-                self.whole_line(&line, out);
+                // Through the literal search like any other line: matching
+                // it outright (the line a chunk's edge cut, one a chunk)
+                // cost 0.06 instructions a byte of LOG.
+                self.block(&line, out);
                 self.line = line;
                 self.line.clear();
                 &input[newline + 1..]
@@ -1004,7 +1097,7 @@ impl Redact {
                     .min()
                     .or(Some(text.len()));
             }
-            if escape.is_none_or(|next| next < at) {
+            if !rules.finds_escapes() && escape.is_none_or(|next| next < at) {
                 escape = Some(memchr(ESC, &text[at..]).map_or(text.len(), |found| at + found));
             }
             let literal = rules
@@ -1238,7 +1331,13 @@ impl Transform for Redact {
     }
 
     fn finish(&mut self, _ending: &Ending, out: &mut dyn Emit) {
-        self.swallow = None;
+        // The stream ended in a PEM block's base64 line longer than a
+        // window: that line is one of the block's too.
+        if self.swallow.take() == Some(Swallow::PemLine)
+            && let Some(pem) = &mut self.pem
+        {
+            pem.lines += 1;
+        }
         if !self.line.is_empty() {
             let line = std::mem::take(&mut self.line);
             self.whole_line(&line, out);
@@ -1248,6 +1347,13 @@ impl Transform for Redact {
 
     fn changed(&self) -> bool {
         !self.counts.is_empty()
+    }
+
+    /// Lines are redacted one for one; a PEM block becomes one merged line
+    /// that counts all of its lines (a test checks this on every
+    /// chunking).
+    fn keeps_lines(&self) -> bool {
+        true
     }
 
     fn redactions(&self) -> Option<Redactions> {
@@ -1337,6 +1443,43 @@ mod tests {
             s status=200\n"
             .repeat(500);
         assert_eq!(base.prefilter.first(&plain), None);
+    }
+
+    /// Bytes between literals: ones that begin and end them, ESC, and
+    /// non-ASCII ones.
+    fn filler() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        let bytes = b"acegiklnoprstwxAEIKS_-.:/\n \x1b\x9b\xe1\xe3\xf4".to_vec();
+        proptest::collection::vec(proptest::sample::select(bytes), 0..90)
+    }
+
+    proptest::proptest! {
+        /// The first pass, then Teddy from where it stopped, finds the
+        /// literal Teddy alone finds first (or ESC, before it, where the
+        /// pass runs), in text made of literals' forms and bytes that
+        /// begin and end them (non-ASCII ones too, which the first pass's
+        /// tables alias to ASCII), at every length.
+        #[test]
+        fn the_first_pass_finds_what_teddy_alone_finds(
+            pieces in proptest::collection::vec((0usize..300, proptest::bool::ANY, filler()), 0..8),
+        ) {
+            let base = rules().0.base;
+            let forms = literal_forms();
+            let mut text = Vec::new();
+            for (form, whole, filler) in &pieces {
+                text.extend_from_slice(filler);
+                if let Some((_, form)) = forms.get(*form) {
+                    // Or its first bytes, to begin one and not finish it.
+                    let take = if *whole { form.len() } else { form.len() - 1 };
+                    text.extend_from_slice(&form[..take]);
+                }
+            }
+            for start in [0, 1, 2, 3, 63] {
+                let text = &text[start.min(text.len())..];
+                let escape = memchr(ESC, text).filter(|_| base.prefilter.finds_escapes());
+                let teddy = [base.prefilter.search.find(text), escape].into_iter().flatten().min();
+                proptest::prop_assert_eq!(base.prefilter.first(text), teddy);
+            }
+        }
     }
 
     fn redact(input: &[u8]) -> String {
@@ -1559,6 +1702,61 @@ mod tests {
             "x\nAUTHORIZATION: BEARER [REDACTED:bearer-token]\nDb_PassWord=[REDACTED:password]\n\
              SECRET_KEY=[REDACTED:secret] Api_Key=[REDACTED:api-key] ToKeN=[REDACTED:token]\n"
         );
+    }
+
+    /// What `keeps_lines` promises: the input's lines are the output's,
+    /// plus what each merged line stands for beyond itself, on every
+    /// chunking, PEM blocks (ended, cut short, at the end, with a base64
+    /// line longer than a window) and long lines included.
+    #[test]
+    fn every_input_line_is_an_output_line_or_counted_by_a_merged_one() {
+        let lines = |bytes: &[u8]| {
+            let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+            newlines + u64::from(bytes.last().is_some_and(|&last| last != b'\n'))
+        };
+        let long_base64 = "QUJD".repeat(LINE_LIMIT / 2);
+        let long_secret = format!("x token={} y\nnext", "ab1".repeat(LINE_LIMIT));
+        let inputs: Vec<String> = vec![
+            String::new(),
+            "plain\nlines\nunterminated".into(),
+            "a\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nMIIE\n==\n-----END RSA \
+             PRIVATE KEY----- tail\nafter\n"
+                .into(),
+            "-----BEGIN PRIVATE KEY-----\nMIIFAKE\nerror: cut short\n".into(),
+            "-----BEGIN PRIVATE KEY-----\nMIIFAKE".into(),
+            "-----BEGIN PRIVATE KEY-----".into(),
+            "-----BEGIN PRIVATE KEY-----\nMIIF\n-----END PRIVATE KEY-----".into(),
+            format!("-----BEGIN PRIVATE KEY-----\n{long_base64}"),
+            format!("-----BEGIN PRIVATE KEY-----\nMIIF\n{long_base64}"),
+            format!(
+                "-----BEGIN PRIVATE KEY-----\n{long_base64}\nMIIF\n-----END PRIVATE KEY-----\n"
+            ),
+            long_secret.clone(),
+            format!("{long_secret}\n"),
+            "password=x\r\nGITHUB_TOKEN=ghp_FAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE".into(),
+        ];
+        let rules = rules();
+        for input in &inputs {
+            for chunk in [1, 7, 4096, 65536, input.len()] {
+                let output = run(
+                    || Box::new(Redact::new(rules.clone())),
+                    input.as_bytes(),
+                    chunk,
+                );
+                let extra: u64 = output
+                    .merged
+                    .iter()
+                    .map(|&(_, n)| n.saturating_sub(1))
+                    .sum();
+                assert_eq!(
+                    lines(input.as_bytes()),
+                    lines(&output.bytes) + extra,
+                    "{:?}..., chunks of {chunk}",
+                    &input[..input.len().min(60)]
+                );
+            }
+        }
+        assert!(Redact::new(rules).keeps_lines());
     }
 
     #[test]
