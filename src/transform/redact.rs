@@ -1256,7 +1256,11 @@ impl Redact {
         rules.regions(&self.visible, &mut self.regions);
     }
 
-    /// `raw` without its escape sequences, and where each byte came from.
+    /// `raw` without its escape sequences, and where each byte came from;
+    /// the payload of a string sequence (an OSC title or hyperlink, a DCS)
+    /// is matched too, as a line of its own between two `\n` (a terminal
+    /// hides it, but a model reads the bytes: an OSC 8 link's URL with a
+    /// password in it is a secret as much as the text's).
     fn visible_text(&mut self, raw: &[u8]) {
         self.visible.clear();
         self.map.clear();
@@ -1266,15 +1270,29 @@ impl Redact {
             return;
         }
         let mut state = State::Ground;
+        let mut in_payload = false;
         for (at, &byte) in raw.iter().enumerate() {
+            let before = state;
             let mut step = state.step(byte);
             if step == Step::Reject {
                 step = state.step(byte);
             }
-            if step == Step::Text {
+            let payload = step == Step::Inside
+                && matches!(before, State::String { .. })
+                && matches!(state, State::String { .. });
+            if payload != in_payload {
+                self.visible.push(b'\n');
+                self.map.push(at);
+                in_payload = payload;
+            }
+            if step == Step::Text || payload {
                 self.visible.push(byte);
                 self.map.push(at);
             }
+        }
+        if in_payload {
+            self.visible.push(b'\n');
+            self.map.push(raw.len() - 1);
         }
     }
 

@@ -14,7 +14,7 @@ use std::process::Stdio;
 
 use proptest::prelude::*;
 
-use crate::common::{Need, TempDir, require, stored_outputs, toolcap};
+use crate::common::{Need, TempDir, require, stdout_of, stored_outputs, toolcap};
 
 /// One planted secret: the line that holds it, what must not survive of
 /// it (the value; the key name around it stays), and its kind.
@@ -298,6 +298,34 @@ fn the_cut_is_made_on_the_redacted_text_wherever_it_falls() {
             );
             assert!(report["bytes"].as_u64().unwrap() < log.len() as u64);
         }
+    }
+}
+
+/// Found in review: a secret in an escape sequence's payload (an OSC 8
+/// link's URL, an OSC title, a DCS string) reached the output whole
+/// without `--strip-ansi`; a terminal hides it, a model reads it.
+#[test]
+fn a_secret_inside_an_escape_sequence_is_redacted_and_the_sequence_kept() {
+    let token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5";
+    for (input, expected) in [
+        (
+            "\x1b]8;;https://alice:S3cr3tPw0rd@example.com/x\x1b\\link\x1b]8;;\x1b\\\n".to_string(),
+            "\x1b]8;;https://[REDACTED:url-credentials]@example.com/x\x1b\\link\x1b]8;;\x1b\\\n"
+                .to_string(),
+        ),
+        (
+            format!("\x1b]0;{token}\x07title\n"),
+            "\x1b]0;[REDACTED:github-token]\x07title\n".to_string(),
+        ),
+        (
+            format!("x\x1bP{token}\x1b\\\n"),
+            "x\x1bP[REDACTED:github-token]\x1b\\\n".to_string(),
+        ),
+    ] {
+        assert_eq!(
+            String::from_utf8_lossy(&stdout_of(&["--redact"], input.as_bytes())),
+            expected
+        );
     }
 }
 
