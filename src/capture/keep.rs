@@ -589,10 +589,10 @@ pub(crate) struct Picking {
     limit: usize,
     /// Reused by the matcher's search.
     scratch: Vec<u8>,
-    /// Whether the last line offered was an error match: a `--keep` match
-    /// right under it is served as an error (cargo's ` --> ` location
-    /// under its `error[E0308]`, pytest's `test_x.py:12: AssertionError`
-    /// under its `E` lines).
+    /// Whether the last line that is not blank was an error match: a
+    /// `--keep` match under it (blank lines between) is served as an error
+    /// (cargo's ` --> ` location under its `error[E0308]`, pytest's
+    /// `test_x.py:12: AssertionError` a blank line under its `E` lines).
     after_error: bool,
 }
 
@@ -615,6 +615,32 @@ impl Picking {
         picking
     }
 
+    /// `above`, the whole lines before the line that holds the middle's
+    /// start, for [`Picking::after_error`]: the last of them that is not
+    /// blank.
+    pub(crate) fn after(&mut self, rules: &KeepRules, above: &[u8]) {
+        let mut end = above.len();
+        while end > 0 {
+            let start = memrchr(b'\n', &above[..end - 1]).map_or(0, |p| p + 1);
+            let line = &above[start..end];
+            if !is_blank(line) {
+                self.after_error = rules.class(line) == Some(Class::Error);
+                return;
+            }
+            end = start;
+        }
+    }
+
+    /// Whether the line after `line`, whose own match was `matched`, is
+    /// under an error line.
+    fn under_error(&self, matched: Option<Class>, line: &[u8]) -> bool {
+        match matched {
+            Some(Class::Error) => true,
+            None if is_blank(line) => self.after_error,
+            _ => false,
+        }
+    }
+
     fn hold(&mut self, bytes: &[u8]) {
         let room = self.limit.saturating_sub(self.partial.len());
         self.partial
@@ -633,17 +659,20 @@ impl Picking {
         };
         self.start += self.partial_len;
         self.partial_len = 0;
-        if line.start >= self.from {
-            let matched = if may_match {
-                rules.class(&line.bytes)
-            } else {
-                None
-            };
+        let matched = if may_match {
+            rules.class(&line.bytes)
+        } else {
+            None
+        };
+        if line.start < self.from {
+            // The line the head cut ends in: above the middle.
+            self.after_error = self.under_error(matched, &line.bytes);
+        } else {
             let class = match matched {
                 Some(Class::Other) if self.after_error => Some(Class::Error),
                 matched => matched,
             };
-            self.after_error = matched == Some(Class::Error);
+            self.after_error = self.under_error(matched, &line.bytes);
             if line.len > rules.budget.max(rules.marker) {
                 // It can be neither kept nor printed in a gap: only its
                 // length matters now.
@@ -708,7 +737,7 @@ impl Picking {
             context_from = earlier;
         }
         let (counted, offered) = (&bytes[..context_from], &bytes[context_from..clean]);
-        if !counted.is_empty() {
+        if !is_blank(counted) {
             self.after_error = false;
         }
         self.start += counted.len() as u64;
@@ -737,6 +766,11 @@ impl Picking {
         }
         self.picker.into_picked(to, split_at_to, marker_len)
     }
+}
+
+/// Whether `bytes` are whitespace only (a blank line, or none).
+fn is_blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(u8::is_ascii_whitespace)
 }
 
 #[cfg(test)]
@@ -825,9 +859,14 @@ mod tests {
         let mut hidden = [0u64; 2];
         let mut units = Vec::new();
         let is_error = |at: usize| lines[at].contains("ERROR");
+        // "A `--keep` match under an error line, blank lines between, is
+        // an error."
+        let under_error = |at: usize| {
+            let above = lines[..at].iter().rposition(|line| !line.trim().is_empty());
+            above.is_some_and(is_error)
+        };
         for (at, line) in lines.iter().enumerate() {
-            // A `--keep` line right under an error line is an error.
-            let class = if is_error(at) || line.contains("WARN") && at > 0 && is_error(at - 1) {
+            let class = if is_error(at) || line.contains("WARN") && under_error(at) {
                 Class::Error
             } else if line.contains("WARN") {
                 Class::Other

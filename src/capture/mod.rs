@@ -472,6 +472,7 @@ impl Keeping {
         let line_start = memrchr(b'\n', &head[..h_index]).map_or(0, |p| p + 1);
         let number = 1 + memchr_iter(b'\n', &head[..h_index]).count() as u64;
         let mut picking = Picking::new(rules, h, number, &head[line_start..h_index]);
+        picking.after(rules, &head[..line_start]);
         picking.feed(rules, &head[h_index..], |number| origins.raw_lines(number));
         picking
     }

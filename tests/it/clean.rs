@@ -248,6 +248,46 @@ fn a_stream_over_max_gives_the_keep_share() {
     );
 }
 
+/// Found in review: an error line that the head cut ends in still takes
+/// its location along, before a warning's nearer the tail.
+#[test]
+fn the_location_under_an_error_the_head_cut_ends_in_is_an_error() {
+    let filler = |word: &str| -> String {
+        (0..100)
+            .map(|i| format!("filler {word} number {i:03}\n"))
+            .collect()
+    };
+    let input = format!(
+        "error[E1]: first\n  --> src/a.rs:1:1\n{}warning: w\n  --> src/b.rs:2:2\n{}",
+        filler("line"),
+        filler("row")
+    );
+    let args = [
+        "--max",
+        "400",
+        "--head",
+        "17",
+        "--keep-errors",
+        "--keep",
+        " -->",
+    ];
+    let expected = format!(
+        "Warning: truncated output (original token count: 1142)\n\
+         Total output lines: 204\n\
+         \n\
+         error[E1]: fi\n\
+         [... 4 bytes truncated ...]\n  \
+         --> src/a.rs:1:1\n\
+         [... 4244 bytes truncated; 1 more matching line not shown ...]\n\
+         {}",
+        &filler("row")[87 * 22..]
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&stdout_of(&args, input.as_bytes())),
+        expected
+    );
+}
+
 #[test]
 fn matching_lines_beyond_keep_max_are_counted() {
     let mut input = b"start\n".to_vec();

@@ -69,8 +69,9 @@
 //!     that order while their cost fits `--keep-max`; the first that does
 //!     not fit stops: it and every unit after it are not shown, counted
 //!     by class. A match longer than `--keep-max` has no unit. A `--keep`
-//!     line right under an error line of the middle is served as an
-//!     error (and counted as one).
+//!     match under an error line (blank lines between, the error line in
+//!     the middle or the head) is served as an error (and counted as
+//!     one).
 //! 36. `--keep-context N`: context lines are taken nearest first,
 //!     alternating before and after (distance 1 before, 1 after, 2 before,
 //!     ...), only from the whole lines of the cut middle; a side stops at
@@ -950,9 +951,12 @@ fn kept_lines(stream: &Stream, h: usize, t: usize, spec: &CleanSpec) -> (Vec<usi
     // (class, nearest the tail first, first line, last line)
     let mut units = Vec::new();
     for &i in &middle {
-        // "A `--keep` line right under an error line of the middle is
-        // served as an error."
-        let under_error = i > 0 && in_middle(i - 1) && errors(&lines[i - 1].text);
+        // "A `--keep` match under an error line (blank lines between) is
+        // served as an error", wherever that line is.
+        let above = lines[..i]
+            .iter()
+            .rposition(|line| !line.text.iter().all(u8::is_ascii_whitespace));
+        let under_error = above.is_some_and(|j| errors(&lines[j].text));
         let class = if errors(&lines[i].text) {
             0
         } else if others(&lines[i].text) {

@@ -458,3 +458,48 @@ fn keep_errors_passes_over_file_names_in_listings() {
         );
     }
 }
+
+/// Found in review: pytest prints a blank line between a failure's `E`
+/// lines and its `test_a.py:12: AssertionError` location, so "right
+/// under" never held; the location is served with its error.
+#[test]
+fn a_pytest_location_a_blank_line_under_its_error_is_kept_with_it() {
+    if !require(Need::Pytest) {
+        return;
+    }
+    let dir = TempDir::new("pytest-locations");
+    let tests: String = (0..158)
+        .map(|i| format!("def test_{i}():\n    assert {i} % 20 != 7, \"bad {i}\"\n"))
+        .collect();
+    std::fs::write(dir.join("test_a.py"), format!("import pytest\n{tests}")).unwrap();
+    let run = crate::common::command("python3")
+        .current_dir(dir.path())
+        .env("COLUMNS", "80")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "test_a.py"])
+        .output()
+        .expect("run pytest");
+    let raw = dir.join("pytest.log");
+    std::fs::write(&raw, [run.stdout, run.stderr].concat()).unwrap();
+    let output = toolcap_at(dir.path())
+        .args(["--max", "1000", "--profile", "pytest"])
+        .arg(&raw)
+        .output()
+        .expect("run toolcap");
+    let out = String::from_utf8(output.stdout).expect("UTF-8");
+    // The last failure's error and its location, together.
+    assert!(
+        out.contains("E       assert (147 % 20) != 7\n\ntest_a.py:297: AssertionError\n"),
+        "{out}"
+    );
+    // Every location shown comes a blank line under an `E` line.
+    let lines: Vec<&str> = out.lines().collect();
+    for (at, line) in lines.iter().enumerate() {
+        if line.ends_with(": AssertionError") && line.starts_with("test_a.py:") {
+            assert!(
+                at >= 2 && lines[at - 2].starts_with("E "),
+                "{line:?}:\n{out}"
+            );
+        }
+    }
+}
