@@ -192,6 +192,7 @@ impl Capper {
     pub fn for_run(config: &run::Config) -> Result<Capper, Error> {
         let mut plan = plan::Plan::compile(&config.options)?;
         plan.set_profile(config.profile.applied().map(str::to_string));
+        plan.check_total_room(config.spill.as_ref().map(spill::planned_note).as_ref())?;
         let sniff = stream::Sniff::of(config)?;
         if let Some(target) = &config.spill {
             spill::check_target(target, &[], &[])?;

@@ -20,6 +20,7 @@ use crate::options::{Options, Style};
 use crate::render::template::Template;
 use crate::render::text::{CodexMarker, TextStyle, VerifiersCut};
 use crate::report::Look;
+use crate::spill::SpillReport;
 use crate::transform::{FoldRules, KINDS, RedactRules};
 
 /// The budget when neither `--max`, `--tokens` nor TOOLCAP_MAX says.
@@ -66,9 +67,10 @@ pub(crate) struct Plan {
     pub(crate) fold: Option<FoldRules>,
     /// `--redact`.
     pub(crate) redact: Option<RedactRules>,
-    /// `--total`: the budget leaves room for a marker naming no spill
-    /// file; the stream takes the room its spill file's name needs.
-    pub(crate) total: bool,
+    /// `--total SIZE`: the budget leaves room for a marker naming no spill
+    /// file; the stream takes the room its spill file's name needs
+    /// ([`Plan::total_room`]).
+    pub(crate) total: Option<u64>,
 }
 
 impl Plan {
@@ -96,6 +98,48 @@ impl Plan {
             ));
         }
         options.plan_with(options.stderr_budget(stderr_max)?)
+    }
+
+    /// With `--total`: what the stream takes from the budget once its spill
+    /// file (`note`) and profile are known, on top of the room the budget
+    /// left: the spill file's name in the marker, and the profile's name
+    /// in the `Cleaned:` line.
+    pub(crate) fn total_room(&self, note: Option<&SpillReport>) -> u64 {
+        if self.total.is_none() {
+            return 0;
+        }
+        const LONGEST: u64 = u64::MAX;
+        let with = crate::render::text::marker_len(&self.text, note, LONGEST, LONGEST, LONGEST);
+        let without = crate::render::text::marker_len(&self.text, None, LONGEST, LONGEST, LONGEST);
+        let profile = self
+            .text
+            .profile
+            .as_ref()
+            .map_or(0, |profile| format!(" (profile {profile})").len() as u64);
+        with.saturating_sub(without) + profile
+    }
+
+    /// Refuses a `--total` too small for the room [`Plan::total_room`]
+    /// takes with the spill file `note` will name, naming the least that
+    /// works (found in review: a long spill path went over).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Usage`] when the budget cannot give that room.
+    pub(crate) fn check_total_room(&self, note: Option<&SpillReport>) -> Result<(), Error> {
+        let Some(total) = self.total else {
+            return Ok(());
+        };
+        let room = self.total_room(note);
+        let budget = self.budget.head.saturating_add(self.budget.tail);
+        if room <= budget {
+            return Ok(());
+        }
+        let least = total - budget + room;
+        Err(usage(format!(
+            "--total {total} is too small: the header, one marker naming the spill file and the \
+             status line take up to {least} bytes; the least --total that works is {least}"
+        )))
     }
 
     /// Names `profile` as the one whose options these are (the header's
@@ -275,7 +319,7 @@ impl Options {
             format: FormatPlan::default(),
             fold,
             redact: self.redact_rules()?,
-            total: self.total.is_some(),
+            total: self.total,
         })
     }
 

@@ -265,19 +265,13 @@ impl Stream {
 
 impl Capping {
     fn new(mut plan: Plan, spill: Option<Spill>) -> Capping {
-        if plan.total {
-            // `--total` left room for a marker that names no spill file:
-            // the name, known now, takes its room from head and tail.
-            const LONGEST: u64 = u64::MAX;
+        if plan.total.is_some() {
+            // `--total` left room for a marker that names no spill file and
+            // a `Cleaned:` line that names no profile: both names, known
+            // now, take their room from head and tail.
             let note = spill.as_ref().map(Spill::note);
-            let with = text::marker_len(&plan.text, note.as_ref(), LONGEST, LONGEST, LONGEST);
-            let without = text::marker_len(&plan.text, None, LONGEST, LONGEST, LONGEST);
-            plan.budget.give(with.saturating_sub(without));
-            // The `Cleaned:` line names the profile that cleaned, known now.
-            if let Some(profile) = &plan.text.profile {
-                plan.budget
-                    .give(format!(" (profile {profile})").len() as u64);
-            }
+            let room = plan.total_room(note.as_ref());
+            plan.budget.give(room);
         }
         if let Some(keep) = &mut plan.keep {
             // The longest a marker can be, its numbers of 12 digits (a

@@ -156,6 +156,7 @@ pub fn render(report: &Report, config: &Config) -> Result<Rendered, Error> {
 fn run_streams(config: &Config, effects: Effects<'_>) -> Result<Report, Error> {
     let mut plan = Plan::compile(&config.options)?;
     plan.set_profile(config.profile.applied().map(str::to_string));
+    plan.check_total_room(config.spill.as_ref().map(spill::planned_note).as_ref())?;
     let mut report = match &config.mode {
         Mode::Store(_) => Ok(Report::empty()),
         Mode::Filter(inputs) => {

@@ -228,6 +228,24 @@ pub(crate) struct SpillEnd {
     pub(crate) warning: Option<Problem>,
 }
 
+/// What the marker will say of the spill file `target` makes, before it
+/// is made: its path (a store output's with an id of the id's length).
+pub(crate) fn planned_note(target: &SpillTarget) -> SpillReport {
+    match target {
+        SpillTarget::File(path) => SpillReport::Saved {
+            path: absolute(path),
+            id: None,
+        },
+        SpillTarget::Store(store) => {
+            let id = "0".repeat(store::ID_DIGITS);
+            SpillReport::Saved {
+                path: absolute(&store.dir).join(store::output_file(&id)),
+                id: Some(id),
+            }
+        }
+    }
+}
+
 impl Spill {
     /// Opens the spill file for the main stream.
     pub(crate) fn create(target: &SpillTarget) -> Spill {

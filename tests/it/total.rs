@@ -106,6 +106,50 @@ proptest! {
     }
 }
 
+/// Found in review: a spill file's long name went over a `--total` whose
+/// budget could not give it room; now that `--total` is refused, naming
+/// the least that works, which then holds.
+#[test]
+fn a_total_too_small_for_the_spill_files_name_names_the_least_that_works() {
+    let dir = TempDir::new("total-long-spill");
+    let spill = dir.join(format!("{}.log", "a-long-name-".repeat(18)));
+    let input = "x\n".repeat(1000);
+    let refused = toolcap()
+        .arg("--total=293")
+        .arg(format!("--spill={}", spill.display()))
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8(refused.stderr).unwrap();
+    let least: u64 = message
+        .strip_prefix(
+            "toolcap: --total 293 is too small: the header, one marker naming the spill file \
+             and the status line take up to ",
+        )
+        .and_then(|rest| rest.split_once(' '))
+        .and_then(|(number, _)| number.parse().ok())
+        .unwrap_or_else(|| panic!("{message}"));
+    assert!(
+        message.ends_with(&format!("; the least --total that works is {least}\n")),
+        "{message}"
+    );
+    assert!(least > 293 + spill.as_os_str().len() as u64, "{message}");
+    let output = toolcap()
+        .arg(format!("--total={least}"))
+        .arg(format!("--spill={}", spill.display()))
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(
+        output.stdout.len() as u64 <= least,
+        "{} > {least}",
+        output.stdout.len()
+    );
+    assert_eq!(std::fs::read(&spill).unwrap(), input.as_bytes());
+}
+
 #[test]
 fn a_total_too_small_names_the_least_that_works() {
     toolcap()
