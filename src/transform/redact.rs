@@ -993,9 +993,12 @@ pub(crate) struct Redact {
     pem: Option<PemBlock>,
     swallow: Option<Swallow>,
     counts: BTreeMap<&'static str, u64>,
-    /// Reused: a line's visible text, where each of its bytes is in the
-    /// line, the regions, and a redacted line.
+    /// Reused: a line's visible text (then its string sequences'
+    /// payloads, see [`Redact::visible_text`]), where each of its bytes is
+    /// in the line, the regions, and a redacted line.
     visible: Vec<u8>,
+    /// Where the visible text ends and the payloads begin.
+    text_len: usize,
     map: Vec<usize>,
     regions: Vec<Region>,
     redacted: Vec<u8>,
@@ -1010,6 +1013,7 @@ impl Redact {
             swallow: None,
             counts: BTreeMap::new(),
             visible: Vec::new(),
+            text_len: 0,
             map: Vec::new(),
             regions: Vec::new(),
             redacted: Vec::new(),
@@ -1137,7 +1141,8 @@ impl Redact {
         }
         let open = self.regions.last().is_some_and(|region| {
             region.open_pem
-                && self.visible[region.end..]
+                && region.end <= self.text_len
+                && self.visible[region.end..self.text_len]
                     .iter()
                     .all(u8::is_ascii_whitespace)
         });
@@ -1231,7 +1236,7 @@ impl Redact {
             }
             keep = index + 1;
             let end = self.map[region.end - 1] + 1;
-            if region.end == self.visible.len() {
+            if region.end == self.text_len {
                 running = true;
                 cut = line.len();
             } else {
@@ -1249,28 +1254,45 @@ impl Redact {
         self.line.drain(..cut);
     }
 
-    /// `self.visible` and `self.map` for `raw`, then its regions.
+    /// `self.visible` and `self.map` for `raw`, then its regions, in the
+    /// order of the bytes they replace: a payload's secret inside a
+    /// secret of the text goes with it.
     fn find(&mut self, raw: &[u8]) {
         self.visible_text(raw);
         let rules = Arc::clone(&self.rules.0);
         rules.regions(&self.visible, &mut self.regions);
+        if self.text_len < self.visible.len() {
+            let map = &self.map;
+            self.regions.sort_by_key(|region| map[region.start]);
+            let mut end = 0;
+            self.regions.retain(|region| {
+                let apart = map[region.start] >= end;
+                if apart {
+                    end = map[region.end - 1] + 1;
+                }
+                apart
+            });
+        }
     }
 
     /// `raw` without its escape sequences, and where each byte came from;
-    /// the payload of a string sequence (an OSC title or hyperlink, a DCS)
-    /// is matched too, as a line of its own between two `\n` (a terminal
-    /// hides it, but a model reads the bytes: an OSC 8 link's URL with a
-    /// password in it is a secret as much as the text's).
+    /// then, each after a `\n`, the payload of each string sequence (an
+    /// OSC title or hyperlink, a DCS), which a terminal hides but a model
+    /// reads: an OSC 8 link's URL with a password in it is a secret as much
+    /// as the text's. The text stays whole, so a sequence inside a secret
+    /// does not cut it in two.
     fn visible_text(&mut self, raw: &[u8]) {
         self.visible.clear();
         self.map.clear();
         if memchr(ESC, raw).is_none() {
             self.visible.extend_from_slice(raw);
             self.map.extend(0..raw.len());
+            self.text_len = raw.len();
             return;
         }
-        let mut state = State::Ground;
+        let mut payloads: Vec<(u8, usize)> = Vec::new();
         let mut in_payload = false;
+        let mut state = State::Ground;
         for (at, &byte) in raw.iter().enumerate() {
             let before = state;
             let mut step = state.step(byte);
@@ -1280,19 +1302,21 @@ impl Redact {
             let payload = step == Step::Inside
                 && matches!(before, State::String { .. })
                 && matches!(state, State::String { .. });
-            if payload != in_payload {
-                self.visible.push(b'\n');
-                self.map.push(at);
-                in_payload = payload;
+            if payload && !in_payload {
+                payloads.push((b'\n', at));
             }
-            if step == Step::Text || payload {
+            in_payload = payload;
+            if payload {
+                payloads.push((byte, at));
+            } else if step == Step::Text {
                 self.visible.push(byte);
                 self.map.push(at);
             }
         }
-        if in_payload {
-            self.visible.push(b'\n');
-            self.map.push(raw.len() - 1);
+        self.text_len = self.visible.len();
+        for (byte, at) in payloads {
+            self.visible.push(byte);
+            self.map.push(at);
         }
     }
 

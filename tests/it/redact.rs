@@ -303,7 +303,8 @@ fn the_cut_is_made_on_the_redacted_text_wherever_it_falls() {
 
 /// Found in review: a secret in an escape sequence's payload (an OSC 8
 /// link's URL, an OSC title, a DCS string) reached the output whole
-/// without `--strip-ansi`; a terminal hides it, a model reads it.
+/// without `--strip-ansi`; a terminal hides it, a model reads it. A
+/// sequence inside a secret still does not cut it in two.
 #[test]
 fn a_secret_inside_an_escape_sequence_is_redacted_and_the_sequence_kept() {
     let token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5";
@@ -320,6 +321,15 @@ fn a_secret_inside_an_escape_sequence_is_redacted_and_the_sequence_kept() {
         (
             format!("x\x1bP{token}\x1b\\\n"),
             "x\x1bP[REDACTED:github-token]\x1b\\\n".to_string(),
+        ),
+        // A link inside a token does not cut it in two.
+        (
+            format!(
+                "{}\x1b]8;;https://x.org\x1b\\{} tail\n",
+                &token[..20],
+                &token[20..]
+            ),
+            "[REDACTED:github-token] tail\n".to_string(),
         ),
     ] {
         assert_eq!(
