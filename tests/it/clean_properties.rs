@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use toolcap::{Capper, Options, SpillReport, StreamReport};
 
+use crate::ceiling::content;
 use crate::clean_model::tests::{README_BUILD_LOG, README_BUILD_LOG_CLEANED, readme_keep_input};
 use crate::clean_model::{CleanSpec, cleaned, expected_output, strip_ansi_bytes, text};
 use crate::common::{TempDir, toolcap};
@@ -295,37 +296,6 @@ proptest! {
     }
 }
 
-/// What the budget holds of an output (GUIDE.md, "Options": `--max`):
-/// everything but the header lines and the blank line after them, and one
-/// cut marker line (the longest here, with the `\n` that ends a head cut
-/// mid-line, which belongs to the marker line) or the line naming the
-/// spill file of an output not cut.
-fn content_len(output: &[u8], header: bool) -> usize {
-    let body = match output.strip_prefix(b"Warning: truncated output") {
-        Some(_) if header => {
-            let end = output
-                .windows(2)
-                .position(|pair| pair == b"\n\n")
-                .expect("a blank line");
-            &output[end + 2..]
-        }
-        _ => output,
-    };
-    let longest_marker = body
-        .split_inclusive(|&byte| byte == b'\n')
-        .filter(|line| {
-            let line = line.strip_prefix(b"\x1b[0m").unwrap_or(line);
-            // One cut marker, or the note that names the spill file of an
-            // output that was not cut.
-            line.starts_with(b"[... cleaned: ")
-                || line.starts_with(b"[... ") && line.windows(16).any(|w| w == b" bytes truncated")
-        })
-        .map(|line| line.len() + 1)
-        .max()
-        .unwrap_or(0);
-    body.len().saturating_sub(longest_marker)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: crate::common::cases(1000),
@@ -339,7 +309,7 @@ proptest! {
     fn the_content_fits_the_budget(b in input(), spec in clean_spec(), chunks in chunks()) {
         let output = streamed_output(&b, &spec, &chunks);
         let budget = spec.core.head.saturating_add(spec.core.tail);
-        let content = content_len(&output, spec.core.header) as u64;
+        let content = content(&output, spec.core.header, false);
         prop_assert!(content <= budget, "{content} > {budget}: {}", escaped(&output));
     }
 
@@ -353,7 +323,7 @@ proptest! {
         };
         let output = expected_output(&b, &spec);
         let budget = spec.core.head.saturating_add(spec.core.tail);
-        let content = content_len(&output, spec.core.header) as u64;
+        let content = content(&output, spec.core.header, false);
         prop_assert!(content <= budget, "{content} > {budget}: {}", escaped(&output));
     }
 
